@@ -1,0 +1,70 @@
+"""``reviewer list`` and ``reviewer check``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+from reviewer.model import Run
+from reviewer.store.sessions import SessionStore
+from reviewer.store.validate import validate
+
+
+def run_row(store: SessionStore, run: Run) -> dict[str, object]:
+    """The facts ``list`` shows for one run."""
+    checks = [c for gc in store.grader_checks(run) for c in gc.checks]
+    brief = store.brief(run)
+    return {
+        "session": run.session,
+        "run": run.id,
+        "task": run.task,
+        "model": run.model,
+        "access": run.access,
+        "outcome": run.outcome,
+        "attempts": len(run.attempts),
+        "files": sum(len(a.files) for a in run.attempts),
+        "turns": len(store.transcript(run).turns),
+        "checks": len(checks),
+        "failures": sum(1 for c in checks if c.failing),
+        "brief_chars": len(brief.text) if not brief.error else 0,
+    }
+
+
+def list_runs(store: SessionStore, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Print one row per loaded run; load errors go to stderr; exit 0."""
+    corpus = store.scan()
+    rows = [run_row(store, r) for r in corpus.runs]
+    for e in corpus.errors:
+        print(f"{e.path}: {e.reason}", file=err)
+    if as_json:
+        json.dump(rows, out, indent=1, ensure_ascii=True)
+        out.write("\n")
+        return 0
+    cols = ("session", "run", "task", "model", "outcome", "attempts", "checks", "failures")
+    widths = {c: max([len(c)] + [len(str(r[c])) for r in rows]) for c in cols}
+    print("  ".join(c.upper().ljust(widths[c]) for c in cols).rstrip(), file=out)
+    for r in rows:
+        print("  ".join(safe_cell(r[c]).ljust(widths[c]) for c in cols).rstrip(), file=out)
+    print(f"{len(rows)} runs, {len(corpus.errors)} not loaded", file=out)
+    return 0
+
+
+def safe_cell(value: object) -> str:
+    """A value for a plain-text table, with control characters made visible."""
+    from reviewer.model.sanitize import plain
+
+    return plain(str(value))
+
+
+def check_folder(store: SessionStore, out: TextIO = sys.stdout) -> int:
+    """Print every problem, then a summary; exit 1 when there are problems."""
+    problems = validate(store)
+    for p in problems:
+        print(f"{safe_cell(p.path)}: {safe_cell(p.reason)}", file=out)
+    runs = len(store.corpus.runs)
+    if problems:
+        print(f"{len(problems)} problem(s) in {store.root.name or store.root}; {runs} runs loaded", file=out)
+        return 1
+    print(f"ok: {runs} runs in {len(store.corpus.sessions)} sessions, no problems", file=out)
+    return 0

@@ -1,0 +1,191 @@
+"""Sessions, runs, attempts, graders and transcript turns as frozen values.
+
+Paths inside these values are strings relative to the sessions root (``/`` separated); the
+store resolves and reads them. Nothing here touches the disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reviewer.model.check import Check, check_id, failure_id
+
+ACCESS_KINDS = ("vendor-api", "gateway", "local", "unknown")
+OUTCOMES = ("pass", "fail", "error", "unknown")
+ROLES = ("system", "user", "assistant", "tool", "harness")
+
+
+@dataclass(frozen=True, slots=True)
+class LoadError:
+    """Something in the folder that could not be loaded.
+
+    Attributes:
+        path: the offending file, relative to the sessions root (for a reference that
+            escapes the folder: the manifest holding it).
+        reason: what is wrong, in words a person can act on.
+    """
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One harness invocation."""
+
+    id: str
+    harness: str = ""
+    harness_version: str = ""
+    started: str = ""
+    models: tuple[str, ...] = ()
+    notes: str = ""
+    manifest: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptFile:
+    """One file of an attempt, as the model saved it.
+
+    Attributes:
+        path: where the model saved it, relative to its workspace.
+        ref: where its bytes are, relative to the sessions root.
+        outside_expected: saved outside the folder the brief asked for.
+    """
+
+    path: str
+    ref: str
+    outside_expected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One attempt: the files as they stood when the model stopped that time."""
+
+    number: int
+    files: tuple[AttemptFile, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GraderRecord:
+    """One run of a grader over one attempt.
+
+    Attributes:
+        name: unique within the run; the first part of every check id it yields.
+        attempt: number of the attempt it graded.
+        command: what ran, as the harness recorded it.
+        cwd: the workspace folder it ran in ("" = the workspace root).
+        exit_status: the grader's exit status, None when unknown.
+        output_ref: raw output file, relative to the sessions root ("" when none).
+        format: parser to use (see reviewer.parsers), "" to detect.
+        source_refs: the grader's own source files, relative to the sessions root.
+        checks: checks recorded by the harness, or None to derive them from the output.
+    """
+
+    name: str
+    attempt: int
+    command: str = ""
+    cwd: str = ""
+    exit_status: int | None = None
+    output_ref: str = ""
+    format: str = ""
+    source_refs: tuple[str, ...] = ()
+    checks: tuple[Check, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool the model called in a turn, with what came back."""
+
+    name: str
+    arguments: str = ""
+    output: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of the retry transcript.
+
+    Attributes:
+        index: 0-based position.
+        role: system, user, assistant, tool or harness.
+        text: what was said.
+        nudge: a harness nudge such as "carry on".
+        attempt: the attempt this turn produced (its files), or None.
+        tool_calls: tools called in this turn.
+    """
+
+    index: int
+    role: str
+    text: str = ""
+    nudge: bool = False
+    attempt: int | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One model on one task within a session, as its manifest describes it.
+
+    Heavy parts (brief, files, grader output, transcript) are references read on demand.
+    """
+
+    session: str
+    id: str
+    task: str
+    model: str
+    access: str = "unknown"
+    outcome: str = "unknown"
+    brief_ref: str = ""
+    transcript_ref: str = ""
+    expected_dir: str = ""
+    attempts: tuple[Attempt, ...] = ()
+    graders: tuple[GraderRecord, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    manifest: str = ""
+
+    @property
+    def key(self) -> str:
+        """``<session>/<run>``: unique in a sessions folder."""
+        return f"{self.session}/{self.id}"
+
+    def failure_id(self, check: str) -> str:
+        """The global id of a failure of this run, from a check id."""
+        return failure_id(self.session, self.id, check)
+
+    def attempt(self, number: int) -> Attempt | None:
+        """The attempt with this number, or None."""
+        for a in self.attempts:
+            if a.number == number:
+                return a
+        return None
+
+    def grader(self, name: str) -> GraderRecord | None:
+        """The grader record with this name, or None."""
+        for g in self.graders:
+            if g.name == name:
+                return g
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One failing check of one run: the unit a reviewer labels.
+
+    Attributes:
+        id: global failure id ``<session>/<run>#<grader>:<key>``.
+        run_key: ``<session>/<run>``.
+        grader: the grader record's name.
+        check: the failing check.
+    """
+
+    id: str
+    run_key: str
+    grader: str
+    check: Check
+
+    @property
+    def check_id(self) -> str:
+        """``<grader>:<key>``: stable within the run."""
+        return check_id(self.grader, self.check.key)

@@ -1,0 +1,3 @@
+"""All I/O: reading sessions folders, labels, git. Imports no textual."""
+
+from __future__ import annotations

@@ -1,0 +1,228 @@
+"""One reviewer's labels for one session: a deterministic TOML file, merged and saved atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from reviewer.model.label import LABELS_FORMAT, Label, Verdict
+from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
+from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+
+LABEL_FILE_CAP = 256 << 20
+Key = tuple[str, str]
+
+
+class LabelsUnsafe(Exception):
+    """Saving would overwrite labels that could not be read; nothing was written."""
+
+
+def label_from_table(t: Any, session: str, reviewer: str) -> Label:
+    """A Label from one ``[[label]]`` table; ValueError when it is not one."""
+    if not isinstance(t, dict):
+        raise ValueError("a [[label]] entry is not a table")
+    run, check = t.get("run"), t.get("check")
+    if not isinstance(run, str) or not isinstance(check, str) or not run or not check:
+        raise ValueError("a [[label]] entry lacks `run` or `check`")
+    verdict = Verdict(t.get("verdict"))
+    tags = t.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(x, str) for x in tags):
+        raise ValueError("`tags` must be a list of strings")
+    labelled_at = t.get("labelled_at", "")
+    if not isinstance(labelled_at, str):
+        labelled_at = str(labelled_at)
+    return Label(
+        session=session,
+        run=run,
+        check=check,
+        verdict=verdict,
+        reviewer=reviewer,
+        labelled_at=labelled_at,
+        evidence=str(t.get("evidence", "")),
+        tags=tuple(tags),
+        note=str(t.get("note", "")),
+    )
+
+
+def labels_to_bytes(session: str, reviewer: str, labels: dict[Key, Label]) -> bytes:
+    """Deterministic TOML: sorted entries, sorted keys, same bytes for the same labels."""
+    doc = {
+        "format": LABELS_FORMAT,
+        "reviewer": reviewer,
+        "session": session,
+        "label": [
+            {
+                "check": lab.check,
+                "evidence": lab.evidence,
+                "labelled_at": lab.labelled_at,
+                "note": lab.note,
+                "run": lab.run,
+                "tags": sorted(lab.tags),
+                "verdict": lab.verdict.value,
+            }
+            for _, lab in sorted(labels.items())
+        ],
+    }
+    return tomli_w.dumps(doc).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What a labels file holds."""
+
+    reviewer: str
+    labels: dict[Key, Label]
+    newer: bool = False
+
+
+def parse_labels(data: bytes, session: str, fallback_reviewer: str) -> Parsed:
+    """Parse a labels file; BadToml/ValueError when it cannot be trusted whole."""
+    doc = parse_toml_bytes(data)
+    version = doc.get("format")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ValueError("has no `format` version")
+    newer = version > LABELS_FORMAT
+    reviewer = doc.get("reviewer", fallback_reviewer)
+    if not isinstance(reviewer, str) or not reviewer:
+        raise ValueError("`reviewer` must be a non-empty string")
+    entries = doc.get("label", [])
+    if not isinstance(entries, list):
+        raise ValueError("`label` must be an array of tables")
+    labels: dict[Key, Label] = {}
+    for t in entries:
+        try:
+            lab = label_from_table(t, session, reviewer)
+        except ValueError:
+            if newer:
+                continue
+            raise
+        labels[(lab.run, lab.check)] = lab
+    return Parsed(reviewer, labels, newer)
+
+
+@dataclass(slots=True)
+class LabelFile:
+    """The labels of one reviewer in one session, as on disk plus pending changes.
+
+    Every change is saved at once. When the file cannot be read (damaged, conflict markers, a
+    newer format), it is never written: changes stay pending in memory and ``error`` says why.
+    """
+
+    path: Path
+    session: str
+    reviewer: str
+    labels: dict[Key, Label] = field(default_factory=dict)
+    pending: list[tuple[Key, Label | None]] = field(default_factory=list)
+    error: str = ""
+    seen: tuple[int, int] | None = None
+
+    def load(self) -> None:
+        """Read the file (absent = no labels yet), cleaning stale temp files first."""
+        folder = self.path.parent
+        if folder.is_dir():
+            try:
+                with folder_lock(folder):
+                    clean_stale_temps(folder)
+            except OSError:
+                pass
+        self.labels, self.error = self.read_disk()
+
+    def read_disk(self) -> tuple[dict[Key, Label], str]:
+        """The labels on disk and an error text ("" when the file is usable)."""
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            self.seen = None
+            return {}, ""
+        except OSError as exc:
+            return {}, f"cannot read {self.path.name}: {exc.strerror or exc}"
+        if not stat.S_ISREG(st.st_mode):
+            return {}, f"{self.path.name} is not a regular file; labels are not saved over it"
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read(LABEL_FILE_CAP + 1)
+        except OSError as exc:
+            return {}, f"cannot read {self.path.name}: {exc.strerror or exc}"
+        self.seen = (st.st_size, st.st_mtime_ns)
+        try:
+            parsed = parse_labels(data, self.session, self.reviewer)
+        except (BadToml, ValueError) as exc:
+            return {}, f"{self.path.name} {exc}; it is not overwritten until it is repaired"
+        if parsed.newer:
+            return parsed.labels, f"{self.path.name} was written by a newer reviewer; read only"
+        return parsed.labels, ""
+
+    def get(self, run: str, check: str) -> Label | None:
+        """This reviewer's label on a failure, pending changes included."""
+        view = dict(self.labels)
+        for key, lab in self.pending:
+            if lab is None:
+                view.pop(key, None)
+            else:
+                view[key] = lab
+        return view.get((run, check))
+
+    def view(self) -> dict[Key, Label]:
+        """All labels, pending changes applied."""
+        view = dict(self.labels)
+        for key, lab in self.pending:
+            if lab is None:
+                view.pop(key, None)
+            else:
+                view[key] = lab
+        return view
+
+    def change(self, run: str, check: str, label: Label | None) -> None:
+        """Set (or with None, clear) one label and save at once.
+
+        Raises:
+            LabelsUnsafe or OSError: not saved; the change is kept pending in memory.
+        """
+        self.pending.append(((run, check), label))
+        self.flush()
+
+    def flush(self) -> None:
+        """Merge pending changes into what is on disk now, and write atomically."""
+        if not self.pending:
+            return
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        with folder_lock(folder):
+            disk, error = self.read_disk()
+            if error:
+                self.error = error
+                raise LabelsUnsafe(error)
+            for key, lab in self.pending:
+                if lab is None:
+                    disk.pop(key, None)
+                else:
+                    disk[key] = lab
+            atomic_write(self.path, labels_to_bytes(self.session, self.reviewer, disk))
+            st = os.stat(self.path)
+            self.seen = (st.st_size, st.st_mtime_ns)
+        self.labels = disk
+        self.pending.clear()
+        self.error = ""
+
+    def changed_on_disk(self) -> bool:
+        """True when the file's size or mtime differs from what was last read or written."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return self.seen is not None
+        return (st.st_size, st.st_mtime_ns) != self.seen
+
+    def refresh(self) -> None:
+        """Re-read after an outside change (git pull, another instance); pending stays."""
+        self.labels, self.error = self.read_disk()
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's bytes (for tests and diagnostics)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -1,0 +1,165 @@
+"""The labelling flow shared by the app and the headless commands: decide, clear, undo."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from reviewer.model import Failure, Run
+from reviewer.model.check import split_failure_id
+from reviewer.model.label import Label, Verdict
+from reviewer.store.evidence import evidence_hash
+from reviewer.store.labels import LabelStore
+from reviewer.store.sessions import SessionStore
+
+
+def utc_now() -> str:
+    """Now, RFC 3339 UTC to the second."""
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class SaveFailed(Exception):
+    """A decision is kept in memory but could not be written yet; the message says why."""
+
+
+class UnknownFailure(LookupError):
+    """A failure id that names no failure in the folder."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelState:
+    """A failure's label for the current reviewer, and whether its evidence changed since."""
+
+    label: Label | None
+    stale: bool = False
+
+    @property
+    def decided(self) -> bool:
+        """Labelled specification or capability, and not stale."""
+        return self.label is not None and self.label.verdict.decided and not self.stale
+
+    @property
+    def deferred(self) -> bool:
+        """Deferred and not stale."""
+        return self.label is not None and self.label.verdict is Verdict.DEFERRED and not self.stale
+
+
+Change = list[tuple[str, str, str, Label | None]]
+
+
+class Labeller:
+    """Applies reviewers' decisions: saved at once, undoable, with an evidence fingerprint."""
+
+    def __init__(self, sessions: SessionStore, labels: LabelStore, clock: Callable[[], str] = utc_now) -> None:
+        self.sessions = sessions
+        self.labels = labels
+        self.clock = clock
+        self.undo_stack: list[Change] = []
+        self.evidence_cache: dict[str, str] = {}
+
+    def find(self, failure_id: str) -> tuple[Run, Failure]:
+        """The run and failure of a global failure id."""
+        try:
+            session, run_id, check = split_failure_id(failure_id)
+        except ValueError as exc:
+            raise UnknownFailure(str(exc)) from None
+        run = self.sessions.run(f"{session}/{run_id}")
+        if run is None:
+            raise UnknownFailure(f"no run {session}/{run_id} in {self.sessions.root}")
+        for f in self.sessions.failures(run):
+            if f.check_id == check:
+                return run, f
+        raise UnknownFailure(f"run {session}/{run_id} has no failing check {check!r}")
+
+    def evidence(self, run: Run, failure: Failure) -> str:
+        """The evidence hash of a failure (cached per failure until the folder is rescanned)."""
+        hit = self.evidence_cache.get(failure.id)
+        if hit is None:
+            hit = evidence_hash(self.sessions, run, failure)
+            self.evidence_cache[failure.id] = hit
+        return hit
+
+    def state(self, run: Run, failure: Failure) -> LabelState:
+        """The current reviewer's label of a failure and whether it is stale."""
+        lab = self.labels.get(run.session, run.id, failure.check_id)
+        if lab is None:
+            return LabelState(None)
+        return LabelState(lab, bool(lab.evidence) and lab.evidence != self.evidence(run, failure))
+
+    def apply(self, change: Change, record: bool = True) -> None:
+        """Save every (session, run, check, label) of a change; record the previous values."""
+        before: Change = [(s, r, c, self.labels.get(s, r, c)) for s, r, c, _ in change]
+        if record:
+            self.undo_stack.append(before)
+        failed: Exception | None = None
+        for s, r, c, lab in change:
+            try:
+                self.labels.put(s, r, c, lab)
+            except Exception as exc:  # noqa: BLE001 - kept pending in memory, reported once
+                failed = failed or exc
+        if failed is not None:
+            raise SaveFailed(str(failed)) from failed
+
+    def make(self, run: Run, failure: Failure, verdict: Verdict, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label:
+        """A new label for a failure, keeping an existing note and tags unless replaced."""
+        old = self.labels.get(run.session, run.id, failure.check_id)
+        return Label(
+            session=run.session,
+            run=run.id,
+            check=failure.check_id,
+            verdict=verdict,
+            reviewer=self.labels.reviewer,
+            labelled_at=self.clock(),
+            evidence=self.evidence(run, failure),
+            tags=tags if tags is not None else (old.tags if old else ()),
+            note=note if note is not None else (old.note if old else ""),
+        )
+
+    def decide(self, failure_id: str, verdict: Verdict, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label:
+        """Label a failure (specification, capability or deferred) and save it."""
+        run, failure = self.find(failure_id)
+        lab = self.make(run, failure, verdict, note, tags)
+        self.apply([(run.session, run.id, failure.check_id, lab)])
+        return lab
+
+    def decide_many(self, failure_ids: list[str], verdict: Verdict) -> int:
+        """Label several failures as one undoable change; returns how many changed."""
+        change: Change = []
+        for fid in failure_ids:
+            run, failure = self.find(fid)
+            change.append((run.session, run.id, failure.check_id, self.make(run, failure, verdict)))
+        self.apply(change)
+        return len(change)
+
+    def clear(self, failure_id: str) -> bool:
+        """Remove the current reviewer's label; False when there was none."""
+        run, failure = self.find(failure_id)
+        if self.labels.get(run.session, run.id, failure.check_id) is None:
+            return False
+        self.apply([(run.session, run.id, failure.check_id, None)])
+        return True
+
+    def annotate(self, failure_id: str, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label:
+        """Set the note and/or tags; an unlabelled failure becomes deferred with them."""
+        run, failure = self.find(failure_id)
+        old = self.labels.get(run.session, run.id, failure.check_id)
+        if old is None:
+            lab = self.make(run, failure, Verdict.DEFERRED, note, tags)
+        else:
+            lab = replace(
+                old,
+                note=note if note is not None else old.note,
+                tags=tags if tags is not None else old.tags,
+                labelled_at=self.clock(),
+            )
+        self.apply([(run.session, run.id, failure.check_id, lab)])
+        return lab
+
+    def undo(self) -> Change | None:
+        """Restore the labels before the last change; None when there is nothing to undo."""
+        if not self.undo_stack:
+            return None
+        before = self.undo_stack.pop()
+        self.apply(before, record=False)
+        return before

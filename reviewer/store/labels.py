@@ -1,0 +1,147 @@
+"""All labels of a sessions folder: this reviewer's files (written) and everyone else's (read)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewer.model.label import Label, reviewer_file_stem
+from reviewer.store.labelfile import LabelFile, parse_labels
+from reviewer.store.tomlfile import BadToml
+
+LABELS_DIR = "labels"
+
+
+def user_data_dir() -> Path:
+    """``$XDG_DATA_HOME/reviewer`` (default ``~/.local/share/reviewer``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "reviewer"
+
+
+def fallback_root(root: Path) -> Path:
+    """Where labels of a read-only sessions folder go: a per-user folder keyed by its path."""
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in Path(real).name)[:40]
+    return user_data_dir() / "labels" / f"{name}-{digest}"
+
+
+def writable(folder: Path) -> bool:
+    """True when files can be created in ``folder`` (or in its nearest existing parent)."""
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            return False
+        probe = probe.parent
+    return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
+
+
+@dataclass(frozen=True, slots=True)
+class OtherFile:
+    """A labels file of some reviewer, read only, or the reason it could not be read."""
+
+    path: Path
+    reviewer: str
+    labels: tuple[Label, ...]
+    error: str = ""
+
+
+class LabelStore:
+    """Labels of one sessions folder for one reviewer.
+
+    The reviewer's labels live in ``<session>/labels/<reviewer>.toml``; when the session folder
+    is not writable (the bundled corpus inside an installed package), in a per-user data
+    folder instead (``redirected`` says where).
+    """
+
+    def __init__(self, root: Path, reviewer: str) -> None:
+        self.root = Path(root)
+        self.reviewer = reviewer
+        self.stem = reviewer_file_stem(reviewer)
+        self.files: dict[str, LabelFile] = {}
+        self.redirected: Path | None = None
+
+    def labels_dir(self, session: str) -> Path:
+        """The labels folder this reviewer writes for a session."""
+        inside = self.root / session / LABELS_DIR
+        if writable(inside):
+            return inside
+        self.redirected = fallback_root(self.root)
+        return self.redirected / session / LABELS_DIR
+
+    def file(self, session: str) -> LabelFile:
+        """This reviewer's label file for a session (loaded on first use)."""
+        lf = self.files.get(session)
+        if lf is None:
+            lf = LabelFile(self.labels_dir(session) / f"{self.stem}.toml", session, self.reviewer)
+            lf.load()
+            self.files[session] = lf
+        return lf
+
+    def load(self, sessions: list[str]) -> list[str]:
+        """Load every session's file now; returns the errors (files that are read only)."""
+        return [f"{s}: {self.file(s).error}" for s in sessions if self.file(s).error]
+
+    def get(self, session: str, run: str, check: str) -> Label | None:
+        """This reviewer's label on a failure."""
+        return self.file(session).get(run, check)
+
+    def put(self, session: str, run: str, check: str, label: Label | None) -> None:
+        """Save (or clear) a label at once; raises when it could not be saved (kept pending)."""
+        self.file(session).change(run, check, label)
+
+    def retry(self) -> list[str]:
+        """Try again to save every pending change; returns what still fails."""
+        errors = []
+        for s, lf in self.files.items():
+            if lf.pending:
+                try:
+                    lf.flush()
+                except Exception as exc:  # noqa: BLE001 - reported, kept pending
+                    errors.append(f"{s}: {exc}")
+        return errors
+
+    def pending_count(self) -> int:
+        """Changes made but not yet on disk."""
+        return sum(len(lf.pending) for lf in self.files.values())
+
+    def mine(self) -> list[Label]:
+        """Every label of this reviewer in the sessions loaded so far."""
+        return [lab for lf in self.files.values() for lab in lf.view().values()]
+
+    def refresh_changed(self) -> list[str]:
+        """Re-read files changed on disk by someone else; returns the sessions re-read."""
+        changed = []
+        for s, lf in self.files.items():
+            if lf.changed_on_disk():
+                lf.refresh()
+                changed.append(s)
+        return changed
+
+
+def label_dirs(root: Path, sessions: list[str]) -> list[tuple[str, Path]]:
+    """Every labels folder of the sessions, in the folder and in the per-user fallback."""
+    dirs = []
+    fb = fallback_root(root)
+    for s in sessions:
+        for base in (root / s / LABELS_DIR, fb / s / LABELS_DIR):
+            if base.is_dir():
+                dirs.append((s, base))
+    return dirs
+
+
+def read_all_labels(root: Path, sessions: list[str]) -> list[OtherFile]:
+    """Every reviewer's labels file of the sessions, read only."""
+    out = []
+    for session, folder in label_dirs(root, sessions):
+        for path in sorted(folder.glob("*.toml")):
+            if path.name.startswith(".") or not path.is_file() or path.is_symlink():
+                continue
+            try:
+                parsed = parse_labels(path.read_bytes(), session, path.stem)
+                out.append(OtherFile(path, parsed.reviewer, tuple(parsed.labels.values())))
+            except (BadToml, ValueError, OSError) as exc:
+                out.append(OtherFile(path, path.stem, (), str(exc)))
+    return out

@@ -1,0 +1,125 @@
+"""Scanning a sessions folder: manifests only, every defect an error entry, never a crash."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewer.model import LoadError, Run, Session
+from reviewer.store.manifest import BadManifest, run_from_doc, session_from_doc
+from reviewer.store.safe_fs import MANIFEST_CAP, Unreadable, describe_mode, read_capped
+from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
+RESERVED_DIRS = frozenset({"labels", "runs"})
+
+
+@dataclass(slots=True)
+class Corpus:
+    """What a scan found: sessions, runs that loaded, and errors for everything else."""
+
+    root: Path
+    sessions: dict[str, Session] = field(default_factory=dict)
+    runs: list[Run] = field(default_factory=list)
+    errors: list[LoadError] = field(default_factory=list)
+
+    def run(self, key: str) -> Run | None:
+        """The run ``<session>/<run>``, or None."""
+        for r in self.runs:
+            if r.key == key:
+                return r
+        return None
+
+
+def load_manifest(root: Path, rel: str) -> dict:
+    """Read and parse one manifest safely; BadManifest/Unreadable/BadToml on defects."""
+    raw = read_capped(root, rel, MANIFEST_CAP)
+    if raw.truncated:
+        raise BadManifest(f"is larger than {MANIFEST_CAP // 1024} KiB, too large for a manifest")
+    return parse_toml_bytes(raw.data)
+
+
+def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
+    """Names of the sub-folders of ``root/rel``; anything odd is reported, never followed."""
+    base = root / rel if rel else root
+    try:
+        entries = sorted(os.scandir(base), key=lambda e: e.name)
+    except OSError as exc:
+        errors.append(LoadError(rel or ".", f"cannot list folder: {exc.strerror or exc}"))
+        return []
+    names = []
+    for e in entries:
+        if e.name.startswith("."):
+            continue
+        path = f"{rel}/{e.name}" if rel else e.name
+        try:
+            mode = e.stat(follow_symlinks=False).st_mode
+        except OSError as exc:
+            errors.append(LoadError(path, f"cannot stat: {exc.strerror or exc}"))
+            continue
+        if stat.S_ISLNK(mode):
+            errors.append(LoadError(path, "is a symbolic link; links are not followed in a sessions folder"))
+            continue
+        if not stat.S_ISDIR(mode):
+            continue
+        if not ID_PATTERN.match(e.name):
+            errors.append(LoadError(path, "folder name is not a valid id (letters, digits, '.', '_', '-')"))
+            continue
+        names.append(e.name)
+    return names
+
+
+def scan(root: Path) -> Corpus:
+    """Scan a sessions folder: read every session and run manifest, nothing else.
+
+    Never raises for anything inside the folder; a missing or unreadable root gives one error.
+    """
+    corpus = Corpus(root=root)
+    try:
+        st = os.stat(root)
+    except OSError as exc:
+        corpus.errors.append(LoadError(".", f"cannot open sessions folder: {exc.strerror or exc}"))
+        return corpus
+    if not stat.S_ISDIR(st.st_mode):
+        corpus.errors.append(LoadError(".", f"the sessions folder is {describe_mode(st.st_mode)}"))
+        return corpus
+    for session_id in list_dirs(root, "", corpus.errors):
+        if session_id in RESERVED_DIRS:
+            continue
+        scan_session(corpus, session_id)
+    corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
+    return corpus
+
+
+def scan_session(corpus: Corpus, session_id: str) -> None:
+    """Read one session's manifest and all its runs' manifests into the corpus."""
+    root = corpus.root
+    manifest = f"{session_id}/session.toml"
+    has_runs = os.path.isdir(root / session_id / "runs") and not os.path.islink(root / session_id / "runs")
+    if not os.path.lexists(root / manifest):
+        if has_runs:
+            corpus.errors.append(LoadError(manifest, "missing: the session has runs but no session.toml"))
+            corpus.sessions[session_id] = Session(id=session_id)
+        return
+    try:
+        corpus.sessions[session_id] = session_from_doc(load_manifest(root, manifest), session_id, manifest)
+    except (Unreadable, BadToml, BadManifest) as exc:
+        corpus.errors.append(LoadError(manifest, str(exc)))
+        corpus.sessions[session_id] = Session(id=session_id, manifest=manifest)
+    if not has_runs:
+        return
+    for run_id in list_dirs(root, f"{session_id}/runs", corpus.errors):
+        run_dir = f"{session_id}/runs/{run_id}"
+        rel = f"{run_dir}/run.toml"
+        if not os.path.lexists(root / rel):
+            corpus.errors.append(LoadError(rel, "missing: a run folder needs a run.toml"))
+            continue
+        try:
+            corpus.runs.append(run_from_doc(load_manifest(root, rel), session_id, run_id, run_dir, rel))
+        except (Unreadable, BadToml, BadManifest) as exc:
+            corpus.errors.append(LoadError(rel, str(exc)))
+        except RecursionError:
+            corpus.errors.append(LoadError(rel, "is nested too deeply to read"))

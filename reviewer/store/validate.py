@@ -1,0 +1,67 @@
+"""``reviewer check``: everything wrong with a sessions folder, one problem per entry."""
+
+from __future__ import annotations
+
+from reviewer.model import LoadError, Run
+from reviewer.store.safe_fs import Unreadable, read_capped, resolve_inside
+from reviewer.store.sessions import SessionStore
+
+
+def check_ref(store: SessionStore, run: Run, ref: str, what: str, problems: list[LoadError]) -> None:
+    """Report a referenced file that is missing, odd or outside the folder."""
+    try:
+        resolve_inside(store.root, ref)
+    except Unreadable as exc:
+        problems.append(LoadError(run.manifest, f"{what} {ref}: {exc}"))
+        return
+    try:
+        read_capped(store.root, ref, cap=0)
+    except Unreadable as exc:
+        problems.append(LoadError(ref, f"{what} {exc} (named in {run.manifest})"))
+
+
+def validate_run(store: SessionStore, run: Run) -> list[LoadError]:
+    """Every problem of one run beyond its manifest: references, transcript, grader output."""
+    problems: list[LoadError] = []
+    if run.brief_ref:
+        check_ref(store, run, run.brief_ref, "brief", problems)
+    else:
+        problems.append(LoadError(run.manifest, "no brief recorded (`run.brief`)"))
+    if not run.attempts:
+        problems.append(LoadError(run.manifest, "no attempts recorded ([[attempt]])"))
+    for attempt in run.attempts:
+        for f in attempt.files:
+            check_ref(store, run, f.ref, f"attempt {attempt.number} file", problems)
+    numbers = {a.number for a in run.attempts}
+    for g in run.graders:
+        if run.attempts and g.attempt not in numbers:
+            problems.append(LoadError(run.manifest, f"grader {g.name!r} names attempt {g.attempt}, which is not recorded"))
+        if g.output_ref:
+            check_ref(store, run, g.output_ref, f"grader {g.name!r} output", problems)
+        for src in g.source_refs:
+            check_ref(store, run, src, f"grader {g.name!r} source", problems)
+    if run.transcript_ref:
+        before = len(problems)
+        check_ref(store, run, run.transcript_ref, "transcript", problems)
+        if len(problems) == before:
+            t = store.transcript(run)
+            if t.error:
+                problems.append(LoadError(run.transcript_ref, t.error.split(": ", 1)[-1]))
+            else:
+                for turn in t.turns:
+                    if turn.attempt is not None and turn.attempt not in numbers:
+                        problems.append(
+                            LoadError(run.transcript_ref, f"turn {turn.index + 1} names attempt {turn.attempt}, which is not recorded")
+                        )
+    return problems
+
+
+def validate(store: SessionStore) -> list[LoadError]:
+    """Scan the folder and check every run fully; returns all problems found."""
+    corpus = store.scan()
+    problems = list(corpus.errors)
+    if not corpus.runs and not problems:
+        problems.append(LoadError(".", "no runs found (expected <session>/runs/<run>/run.toml)"))
+    for run in corpus.runs:
+        problems.extend(validate_run(store, run))
+    return problems
