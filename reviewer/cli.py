@@ -71,7 +71,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reviewer", metavar="NAME", help="only this reviewer's labels (default: everyone's)")
     p.add_argument("--format", choices=["toml", "jsonl", "csv"], default="toml")
     p.add_argument("--include-deferred", action="store_true", help="also export deferred failures (verdict \"deferred\")")
+    p.add_argument("--final", action="store_true", help="one final label per failure (adjudicated, else unanimous)")
+    for module in plugin_modules():
+        COMMANDS.update(module.register(sub, command_parser))
     return parser
+
+
+PLUGINS = (
+    "reviewer.commands.gitcmds",
+    "reviewer.commands.importcmd",
+    "reviewer.commands.analysiscmd",
+    "reviewer.commands.themecmd",
+)
+PLUGIN_NAMES = {
+    "commit": "reviewer.commands.gitcmds",
+    "agreement": "reviewer.commands.gitcmds",
+    "import": "reviewer.commands.importcmd",
+    "stats": "reviewer.commands.analysiscmd",
+    "score": "reviewer.commands.analysiscmd",
+    "themes": "reviewer.commands.themecmd",
+}
+
+
+def plugin_modules() -> list:
+    """Command modules that exist in this install.
+
+    Each defines ``register(sub, command_parser) -> {name: handler}``; ``command_parser`` makes a
+    subparser whose --help documents the exit codes.
+    """
+    import importlib
+
+    found = []
+    for name in PLUGINS:
+        try:
+            found.append(importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return found
 
 
 def reviewer_arg(p: argparse.ArgumentParser) -> None:
@@ -84,7 +121,7 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reviewer",
         description="Open the review app on a sessions folder. Commands: "
-        + ", ".join(sorted(COMMANDS))
+        + ", ".join(sorted(set(COMMANDS) | set(PLUGIN_NAMES)))
         + " (see `reviewer COMMAND --help`).",
         epilog=EXIT_CODES.format(one="the app could not start"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -177,7 +214,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     from reviewer.store.atomic import atomic_write
 
     labeller = open_labeller(args.path, "(export)")
-    records, errors = collect(labeller, args.reviewer, args.include_deferred)
+    if args.final:
+        from reviewer.commands.export import collect_final
+
+        records, errors, left_out = collect_final(labeller)
+        print(f"reviewer export: {left_out} failure(s) left out: reviewers disagree, not adjudicated", file=sys.stderr)
+    else:
+        records, errors = collect(labeller, args.reviewer, args.include_deferred)
     for e in errors:
         print(f"reviewer export: {e}", file=sys.stderr)
     text = render(records, args.format)
@@ -210,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``reviewer`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "--version")):
+        if argv and (argv[0] in COMMANDS or argv[0] in PLUGIN_NAMES or argv[0] in ("-h", "--help", "--version")):
             args = build_parser().parse_args(argv)
             if args.command is None:
                 build_parser().print_help()

@@ -85,3 +85,12 @@ def render(records: list[Record], fmt: str) -> str:
             w.writerow([";".join(v[k]) if k == "tags" else str(v[k]).lower() if k == "stale" else v[k] for k in FIELDS])
         return buf.getvalue()
     return tomli_w.dumps({"format": LABELS_FORMAT, "label": [{k: v[k] for k in FIELDS} for v in rows]})
+
+
+def collect_final(labeller: Labeller) -> tuple[list[Record], list[str], int]:
+    """Records of the final verdicts (``reviewer = "final"``) and how many were left out."""
+    from reviewer.store.final import final_verdicts
+
+    finals = final_verdicts(labeller.sessions.root, sorted(labeller.sessions.corpus.sessions))
+    records = sorted((record_for(labeller, lab) for lab in finals.labels.values()), key=Record.sort_key)
+    return records, [], finals.left_out

@@ -7,6 +7,7 @@ import sys
 from typing import TextIO
 
 from reviewer.model import Run
+from reviewer.model.sanitize import plain
 from reviewer.store.sessions import SessionStore
 from reviewer.store.validate import validate
 
@@ -31,12 +32,14 @@ def run_row(store: SessionStore, run: Run) -> dict[str, object]:
     }
 
 
-def list_runs(store: SessionStore, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def list_runs(store: SessionStore, as_json: bool, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Print one row per loaded run; load errors go to stderr; exit 0."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     corpus = store.scan()
     rows = [run_row(store, r) for r in corpus.runs]
     for e in corpus.errors:
-        print(f"{e.path}: {e.reason}", file=err)
+        print(f"{safe_cell(e.path)}: {safe_cell(e.reason)}", file=err)
     if as_json:
         json.dump(rows, out, indent=1, ensure_ascii=True)
         out.write("\n")
@@ -52,13 +55,12 @@ def list_runs(store: SessionStore, as_json: bool, out: TextIO = sys.stdout, err:
 
 def safe_cell(value: object) -> str:
     """A value for a plain-text table, with control characters made visible."""
-    from reviewer.model.sanitize import plain
-
     return plain(str(value))
 
 
-def check_folder(store: SessionStore, out: TextIO = sys.stdout) -> int:
+def check_folder(store: SessionStore, out: TextIO | None = None) -> int:
     """Print every problem, then a summary; exit 1 when there are problems."""
+    out = out or sys.stdout
     problems = validate(store)
     for p in problems:
         print(f"{safe_cell(p.path)}: {safe_cell(p.reason)}", file=out)

@@ -12,6 +12,7 @@ from reviewer.store.labelfile import LabelFile, parse_labels
 from reviewer.store.tomlfile import BadToml
 
 LABELS_DIR = "labels"
+ADJUDICATED_FILE = "_adjudicated.toml"
 
 
 def user_data_dir() -> Path:
@@ -137,7 +138,7 @@ def read_all_labels(root: Path, sessions: list[str]) -> list[OtherFile]:
     out = []
     for session, folder in label_dirs(root, sessions):
         for path in sorted(folder.glob("*.toml")):
-            if path.name.startswith(".") or not path.is_file() or path.is_symlink():
+            if path.name.startswith((".", "_")) or not path.is_file() or path.is_symlink():
                 continue
             try:
                 parsed = parse_labels(path.read_bytes(), session, path.stem)
