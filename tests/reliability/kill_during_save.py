@@ -1,0 +1,163 @@
+"""SIGKILL a labelling process at random moments, many of them inside a save; count what is lost.
+
+    python tests/reliability/kill_during_save.py --trials 200 [--json] [--seed N]
+
+A child process labels failures in a loop through the app's own save path (Labeller.decide,
+LabelStore, LabelFile: temp file, fsync, rename) and reports each label after decide()
+returns. The parent kills it at a random moment, reads the labels back, and after every trial
+restarts the app's start-up cleanup. Figures: trials, acknowledged, kills_mid_write, lost,
+corrupt_files, orphan_temp_files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(TESTS))
+
+from sessionkit import RunSpec, write_session  # noqa: E402
+
+from reviewer.model.label import Verdict  # noqa: E402
+from reviewer.store.atomic import TEMP_MARK  # noqa: E402
+from reviewer.store.labelfile import parse_labels  # noqa: E402
+from reviewer.store.labels import LabelStore  # noqa: E402
+
+REVIEWER = "kill-test"
+SESSION = "k"
+
+
+def make_folder(root: Path, runs: int = 30) -> list[str]:
+    """A session with ``runs`` runs of two failures each; returns the failure ids."""
+    checks = [
+        {"key": "TestA", "status": "fail", "message": "want 1"},
+        {"key": "TestB", "status": "error", "message": "panic"},
+    ]
+    write_session(root, SESSION, [RunSpec(f"r{i:03d}", model=f"m{i % 5}", checks=checks) for i in range(runs)])
+    return [f"{SESSION}/r{i:03d}#heldout:{k}" for i in range(runs) for k in ("TestA", "TestB")]
+
+
+def child(root: Path, trial: int) -> None:
+    """Label every failure in a loop, reporting begin/ack lines; runs until killed."""
+    from reviewer.store.labeller import Labeller
+    from reviewer.store.sessions import SessionStore
+
+    store = SessionStore(root)
+    store.scan()
+    labeller = Labeller(store, LabelStore(root, REVIEWER))
+    ids = [f.id for r in store.runs for f in store.failures(r)]
+    out = sys.stdout
+    out.write("ready\n")
+    out.flush()
+    n = 0
+    while True:
+        fid = ids[n % len(ids)]
+        verdict = Verdict.SPECIFICATION if (trial + n // len(ids)) % 2 == 0 else Verdict.CAPABILITY
+        out.write(f"begin {fid} {verdict.value}\n")
+        out.flush()
+        labeller.decide(fid, verdict, note=f"trial {trial} step {n}")
+        out.write(f"ack {fid} {verdict.value}\n")
+        out.flush()
+        n += 1
+
+
+def read_back(root: Path) -> tuple[dict[str, str] | None, int]:
+    """Labels on disk (None when the file is corrupt) after the start-up cleanup, and temp files left."""
+    store = LabelStore(root, REVIEWER)
+    lf = store.file(SESSION)  # start-up: cleans stale temp files
+    folder = lf.path.parent
+    orphans = sum(1 for p in folder.iterdir() if TEMP_MARK in p.name) if folder.is_dir() else 0
+    if not lf.path.exists():
+        return {}, orphans
+    try:
+        parsed = parse_labels(lf.path.read_bytes(), SESSION, REVIEWER)
+    except Exception:  # noqa: BLE001 - any failure to read is a corrupt file
+        return None, orphans
+    return {f"{SESSION}/{k[0]}#{k[1]}": lab.verdict.value for k, lab in parsed.labels.items()}, orphans
+
+
+def one_trial(root: Path, trial: int, rng: random.Random) -> dict[str, int]:
+    """Run a child, kill it at a random moment, check every acknowledged label."""
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--child", str(root), "--trial", str(trial)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    assert proc.stdout is not None
+    if proc.stdout.readline().strip() != "ready":
+        proc.kill()
+        raise RuntimeError("child did not start")
+    time.sleep(rng.uniform(0.0, 0.25))
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    lines = proc.stdout.read().splitlines()
+    proc.stdout.close()
+    acked: dict[str, str] = {}
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "ack":
+            acked[parts[1]] = parts[2]
+    mid_write = bool(lines) and lines[-1].startswith("begin")
+    disk, orphans = read_back(root)
+    if disk is None:
+        return {"acknowledged": len(acked), "mid": int(mid_write), "lost": len(acked), "corrupt": 1, "orphans": orphans}
+    lost = sum(1 for fid, verdict in acked.items() if disk.get(fid) != verdict and not overwritten_later(fid, lines))
+    return {"acknowledged": len(acked), "mid": int(mid_write), "lost": lost, "corrupt": 0, "orphans": orphans}
+
+
+def overwritten_later(fid: str, lines: list[str]) -> bool:
+    """True when a later, unacknowledged save of the same failure may have landed."""
+    last_ack = max(i for i, line in enumerate(lines) if line.startswith(f"ack {fid} "))
+    return any(line.startswith(f"begin {fid} ") for line in lines[last_ack + 1 :])
+
+
+def measure(trials: int, seed: int) -> dict[str, int]:
+    """Run the trials in a fresh folder and add up the figures."""
+    rng = random.Random(seed)
+    totals = {"trials": trials, "acknowledged": 0, "kills_mid_write": 0, "lost": 0, "corrupt_files": 0, "orphan_temp_files": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "sessions"
+        make_folder(root)
+        for trial in range(trials):
+            r = one_trial(root, trial, rng)
+            totals["acknowledged"] += r["acknowledged"]
+            totals["kills_mid_write"] += r["mid"]
+            totals["lost"] += r["lost"]
+            totals["corrupt_files"] += r["corrupt"]
+            totals["orphan_temp_files"] += r["orphans"]
+    return totals
+
+
+def main() -> int:
+    """Command line."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--trials", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--trial", type=int, default=0, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        child(args.child, args.trial)
+        return 0
+    started = time.monotonic()
+    figures = measure(args.trials, args.seed)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for k, v in figures.items():
+            print(f"{k:>18}: {v}")
+        print(f"{'seconds':>18}: {time.monotonic() - started:.1f}")
+    return 0 if figures["lost"] == figures["corrupt_files"] == figures["orphan_temp_files"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
