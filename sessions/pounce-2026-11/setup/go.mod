@@ -1,0 +1,3 @@
+module roman
+
+go 1.19
