@@ -1,0 +1,15 @@
+"""The fast case of hostile_sessions: damaged copies of the corpus never crash, hang or go unreported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewer.store.paths import bundled_sessions
+from scriptload import load_script
+
+
+def test_damaged_corpus_copies_are_always_reported() -> None:
+    module = load_script(Path(__file__).with_name("hostile_sessions.py"))
+    figures, bad = module.measure(cases=30, seed=11, source=bundled_sessions())
+    assert bad == []
+    assert figures == {"cases": 30, "crashes": 0, "hangs": 0, "unreported": 0}
