@@ -1,0 +1,182 @@
+"""``reviewer import FORMAT SOURCE...``: runs of other harnesses into a sessions folder."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+from reviewer.importers import FOLDER_FORMATS, FORMATS
+
+ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
+DESCRIPTION = """\
+Import recorded runs into the sessions folder --into (default ./sessions), as one session
+(--session NAME, default derived from the first source). The session is built in a hidden
+folder and renamed into place, so a failed import leaves nothing half-written. Importing the
+same source again replaces its runs in place with identical files and ids; the session's
+labels/ are kept, so labels stay attached. Runs an earlier import of the session took from
+other sources are kept. A folder reviewer import did not write is never replaced.
+
+formats:
+  inspect         Inspect AI logs (.eval, deflate or zstd entries, or .json). One run per
+                  sample epoch (<id>-epoch-<n>), task = sample id. Brief = system message +
+                  input; code = files written by tool calls, else the last reply (answer.md),
+                  plus each scorer's answer; one grader per scorer, its checks from the score
+                  value: C passes; I, N and P (partial) fail; true passes, false fails;
+                  numbers >= 1 pass, lower fail; yes/correct/pass... pass, no/incorrect/fail...
+                  fail; anything else is a skipped check. A dict value gives one check per key.
+                  Sandbox commands inside a scorer go to its grader output; the rest, and
+                  everything else unmapped, to run metadata.
+  swe-agent       SWE-agent .traj files, one run each; retry agent attempts[] are attempts
+                  (patch.diff each). With --swebench DIR (report.json, test_output.txt) the
+                  FAIL_TO_PASS / PASS_TO_PASS tests are checks; without it the run has no
+                  grader and outcome unknown.
+  mini-swe-agent  mini-swe-agent *.traj.json files, one run each, submission as patch.diff,
+                  no grader.
+  go-test         SOURCE is the folder of files the model wrote; --grader-output FILE holds
+  junit           `go test -json` / `go test -v` output, JUnit XML, or `pytest -rA` output.
+  pytest          Checks are derived from that output by the parsers.
+
+A source that is not the claimed format gets one line:
+  reviewer import: FILE: not a FORMAT file (why)"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``reviewer import``."""
+    p.add_argument("format", choices=FORMATS, metavar="FORMAT", help=f"one of: {', '.join(FORMATS)}")
+    p.add_argument("sources", nargs="+", type=Path, metavar="SOURCE", help="log or trajectory files; for go-test/junit/pytest the code folder")
+    p.add_argument("--into", type=Path, default=Path("sessions"), metavar="PATH", help="sessions folder to write into (default: ./sessions, created if missing)")
+    p.add_argument("--session", metavar="NAME", help="session name (letters, digits, '.', '_', '-')")
+    p.add_argument("--grader-output", type=Path, metavar="FILE", help="go-test/junit/pytest: the grader's raw output")
+    p.add_argument("--brief", type=Path, metavar="FILE", help="go-test/junit/pytest: the brief the model was given (Markdown)")
+    p.add_argument("--task", metavar="ID", help="go-test/junit/pytest: task id (default: the folder name)")
+    p.add_argument("--model", metavar="NAME", help="model name (go-test/junit/pytest default: unknown; trajectories: from the file)")
+    p.add_argument("--exit-status", type=int, metavar="N", help="go-test/junit/pytest: the grader's exit status")
+    p.add_argument("--grader-command", default="", metavar="CMD", help="go-test/junit/pytest: the command that produced the output")
+    p.add_argument("--swebench", type=Path, metavar="DIR", help="swe-agent: SWE-bench evaluation folder (report.json, test_output.txt)")
+
+
+def usage_error(message: str) -> int:
+    """Print a usage problem; exit status 2."""
+    print(f"reviewer import: {message}", file=sys.stderr)
+    return 2
+
+
+def check_usage(args: argparse.Namespace) -> str:
+    """What is wrong with the arguments, or ""."""
+    if args.session is not None and not ID.match(args.session):
+        return f"--session {args.session!r}: use letters, digits, '.', '_' and '-' (not starting with '.' or '-')"
+    if args.format in FOLDER_FORMATS:
+        if args.grader_output is None:
+            return f"{args.format} needs --grader-output FILE"
+        if len(args.sources) != 1:
+            return f"{args.format} takes one code folder"
+    elif args.grader_output or args.brief or args.task or args.exit_status is not None or args.grader_command:
+        return f"--grader-output, --brief, --task, --exit-status and --grader-command are for go-test, junit and pytest, not {args.format}"
+    if args.swebench is not None and args.format != "swe-agent":
+        return "--swebench is for the swe-agent format"
+    return ""
+
+
+def unique_paths(paths: list[Path]) -> list[Path]:
+    """The sources without repeats, in the order given."""
+    seen: set[str] = set()
+    out = []
+    for p in paths:
+        key = str(p.resolve())
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def build_session(args: argparse.Namespace):  # noqa: ANN201 - ImportedSession, imported lazily
+    """Run the importer the format names."""
+    sources = unique_paths(args.sources)
+    if args.format == "inspect":
+        from reviewer.importers.inspect_ai import import_inspect
+
+        session = import_inspect(sources, args.session)
+        if args.model:
+            for run in session.runs:
+                run.model = args.model
+        return session
+    if args.format == "swe-agent":
+        from reviewer.importers.swe_agent import import_swe_agent
+
+        return import_swe_agent(sources, args.session, args.swebench, args.model)
+    if args.format == "mini-swe-agent":
+        from reviewer.importers.mini_swe import import_mini_swe
+
+        return import_mini_swe(sources, args.session, args.model)
+    from reviewer.importers.testoutput import import_test_output
+
+    return import_test_output(
+        args.format,
+        sources[0],
+        args.grader_output,
+        name=args.session,
+        brief=args.brief,
+        task=args.task,
+        model=args.model,
+        exit_status=args.exit_status,
+        command=args.grader_command,
+    )
+
+
+def one_line(text: str) -> str:
+    """Sanitised text on a single line."""
+    from reviewer.model.sanitize import plain
+
+    return " ".join(plain(text).split())
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """reviewer import."""
+    from reviewer.importers.spec import ImportFailed, NotFormat
+    from reviewer.importers.writer import write_session
+
+    problem = check_usage(args)
+    if problem:
+        return usage_error(problem)
+    try:
+        session = build_session(args)
+        if not session.runs:
+            print(f"reviewer import: {one_line(str(args.sources[0]))}: holds no runs to import", file=sys.stderr)
+            return 1
+        result = write_session(session, args.into)
+    except NotFormat as exc:
+        source = exc.source if exc.source is not None else args.sources[0]
+        article = "an" if args.format[0] in "aeiou" else "a"
+        print(f"reviewer import: {one_line(str(source))}: not {article} {args.format} file ({one_line(exc.reason)})", file=sys.stderr)
+        return 1
+    except ImportFailed as exc:
+        print(f"reviewer import: {one_line(str(exc))}", file=sys.stderr)
+        return 1
+    except (RecursionError, MemoryError):
+        print(f"reviewer import: {one_line(str(args.sources[0]))}: too deeply nested or too large to import", file=sys.stderr)
+        return 1
+    for w in [*session.warnings, *result.warnings]:
+        print(f"reviewer import: {one_line(w)}", file=sys.stderr)
+    kept = f", {len(result.carried)} kept from other sources" if result.carried else ""
+    print(
+        one_line(
+            f"imported {len(result.runs)} run(s) into {result.path} ({len(result.updated)} updated in place{kept})"
+        )
+    )
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Callable[[argparse.Namespace], int]]:
+    """Add ``import`` to the command line."""
+    p = command_parser(
+        sub,
+        "import",
+        "import runs of other harnesses (Inspect, SWE-agent, mini-swe-agent, go test, JUnit, pytest)",
+        "a source is not the claimed format or cannot be read, or the session could not be written (nothing is written then)",
+    )
+    p.description = DESCRIPTION
+    add_arguments(p)
+    return {"import": cmd_import}

@@ -1,0 +1,162 @@
+"""Importer for mini-swe-agent trajectories (``*.traj.json``).
+
+The current format is ``{info{exit_status, submission, model_stats, config, mini_version},
+messages[], trajectory_format: "mini-swe-agent-1" | "mini-swe-agent-1.1"}``; early files (and
+mini-swe-agent's own test data) are a bare list of messages. One run per file: run id and task
+= the file name without ``.traj.json``.
+
+- brief: the first user message;
+- code: ``info.submission`` as ``patch.diff`` (for a bare list: the output of the final
+  ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`` command; empty when there is none);
+- transcript: the messages; an assistant's bash command (``extra.actions`` or its
+  ``mswea_bash_command`` / ``bash`` block, or a tool call) is a tool call whose output is the
+  observation that followed; an ``exit`` message is a harness turn;
+- no grader (a trajectory holds no test results): outcome ``unknown``, ``exit_status`` and the
+  rest of ``info`` kept as metadata.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from reviewer.importers.chat import arguments_text, call_name_args, content_text, extras, mark_last, role_of, tool_calls_of
+from reviewer.importers.ids import as_text, safe_id
+from reviewer.importers.sources import parse_json, read_source
+from reviewer.importers.spec import AttemptSpec, ImportedSession, NotFormat, RunSpec, ToolCallSpec, TurnSpec
+
+COMMAND = re.compile(r"```(?:mswea_bash_command|bash|sh)[ \t]*\n(.*?)\n?```", re.DOTALL)
+SUBMIT = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
+
+def load_mini(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(info, messages) of a trajectory; NotFormat when the file is not one."""
+    doc = parse_json(read_source(path), "the trajectory")
+    if isinstance(doc, list):
+        messages = doc
+        info: Any = {}
+    elif isinstance(doc, dict):
+        if isinstance(doc.get("history"), list) or isinstance(doc.get("attempts"), list):
+            raise NotFormat("looks like a SWE-agent trajectory; use the swe-agent format")
+        messages = doc.get("messages")
+        info = doc.get("info", {})
+        if not isinstance(messages, list):
+            raise NotFormat("no `messages` list")
+    else:
+        raise NotFormat("neither a JSON object nor a list of messages")
+    if not messages or not all(isinstance(m, dict) and "role" in m for m in messages):
+        raise NotFormat("`messages` must be a non-empty list of {role, content} objects")
+    return (info if isinstance(info, dict) else {}), messages
+
+
+def extra_of(message: dict[str, Any]) -> dict[str, Any]:
+    """A message's ``extra`` table."""
+    extra = message.get("extra")
+    return extra if isinstance(extra, dict) else {}
+
+
+def commands(message: dict[str, Any]) -> list[ToolCallSpec]:
+    """The commands an assistant message asked to run."""
+    calls = []
+    for c in tool_calls_of(message):
+        name, args = call_name_args(c)
+        calls.append(ToolCallSpec(name or "tool", arguments_text(args)))
+    if calls:
+        return calls
+    actions = extra_of(message).get("actions")
+    if isinstance(actions, list) and actions:
+        return [ToolCallSpec("bash", as_text(a.get("command")) if isinstance(a, dict) else as_text(a)) for a in actions]
+    found = COMMAND.findall(content_text(message.get("content")))
+    return [ToolCallSpec("bash", found[0])] if found else []
+
+
+def message_turns(messages: list[dict[str, Any]]) -> list[TurnSpec]:
+    """Turns; observations become the output of the command before them."""
+    turns: list[TurnSpec] = []
+    pending: list[ToolCallSpec] = []
+    for m in messages:
+        role_word = as_text(m.get("role"))
+        text = content_text(m.get("content"))
+        role = "harness" if role_word == "exit" else role_of(role_word)
+        if pending and role in ("user", "tool"):
+            call = pending.pop(0)
+            call.output = text
+            continue
+        pending = []
+        turn = TurnSpec(role, text)
+        if role == "assistant":
+            turn.tool_calls = commands(m)
+            pending = list(turn.tool_calls)
+        turns.append(turn)
+    return turns
+
+
+def submission_of(info: dict[str, Any], messages: list[dict[str, Any]]) -> str:
+    """The submitted patch: ``info.submission``, an exit message's, or the submit command's output."""
+    if as_text(info.get("submission")).strip():
+        return as_text(info.get("submission"))
+    for m in reversed(messages):
+        if as_text(extra_of(m).get("submission")).strip():
+            return as_text(extra_of(m).get("submission"))
+    if len(messages) >= 2 and messages[-1].get("role") == "user":
+        before = messages[-2]
+        if before.get("role") == "assistant" and SUBMIT in content_text(before.get("content")):
+            return content_text(messages[-1].get("content"))
+    return ""
+
+
+def model_name(info: dict[str, Any]) -> str:
+    """The model from ``info.config.model``, when recorded."""
+    config = info.get("config")
+    model = config.get("model") if isinstance(config, dict) else None
+    if isinstance(model, dict):
+        return as_text(model.get("model_name") or model.get("name")) or "unknown"
+    return "unknown"
+
+
+def mini_run(path: Path, info: dict[str, Any], messages: list[dict[str, Any]], model: str | None) -> RunSpec:
+    """One run for one trajectory file."""
+    stem = path.name[: -len(".traj.json")] if path.name.endswith(".traj.json") else path.stem
+    task = as_text(info.get("instance_id")) or stem
+    patch = submission_of(info, messages)
+    exit_status = as_text(info.get("exit_status")) or as_text(extra_of(messages[-1]).get("exit_status"))
+    note = "" if patch.strip() else f"no submission (exit status {exit_status or 'unknown'})"
+    turns = message_turns(messages)
+    mark_last(turns, 1)
+    brief = next((content_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
+    metadata = {
+        "trajectory_file": path.name,
+        "info": {k: v for k, v in info.items() if k != "submission"} or None,
+        "exit_status": exit_status or None,
+        "message_extras": extras(messages, frozenset({"role", "content"})),
+    }
+    return RunSpec(
+        id=safe_id(stem),
+        task=task,
+        model=model or model_name(info),
+        source=path.name,
+        brief=brief,
+        attempts=[AttemptSpec({"patch.diff": patch.encode("utf-8", "replace")}, note)],
+        turns=turns,
+        metadata=metadata,
+    )
+
+
+def import_mini_swe(paths: list[Path], name: str | None, model: str | None = None) -> ImportedSession:
+    """One session with one run per trajectory file."""
+    session = ImportedSession(name=name or "", format="mini-swe-agent", harness="mini-swe-agent")
+    for path in paths:
+        try:
+            info, messages = load_mini(path)
+        except NotFormat as exc:
+            raise exc.about(path) from None
+        run = mini_run(path, info, messages, model)
+        session.runs.append(run)
+        session.sources.append(path.name)
+        if not session.name:
+            session.name = safe_id(f"mini-swe-agent-{run.id}", "mini-swe-agent")
+        if not session.harness_version and info.get("mini_version"):
+            session.harness_version = as_text(info.get("mini_version"))
+    session.notes = f"Imported from {len(paths)} mini-swe-agent trajectory file(s); trajectories hold no test results."
+    return session

@@ -1,0 +1,139 @@
+"""What an importer produces: a session described in memory, written later by the one writer.
+
+Importers never touch the target folder. They return an :class:`ImportedSession` holding
+every run with its brief, attempts (file bytes), graders (raw output and recorded checks),
+transcript turns and metadata; :mod:`reviewer.importers.writer` lays it out in the sessions
+format. All text here is still untrusted; the writer only stores it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class NotFormat(Exception):
+    """A source that is not the claimed format; the message says why, in a few words.
+
+    Attributes:
+        source: the file it is about, once known (set with :meth:`about`).
+    """
+
+    def __init__(self, reason: str, source: object = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.source = source
+
+    def about(self, source: object) -> "NotFormat":
+        """The same error, naming the file it is about (kept when already set)."""
+        if self.source is None:
+            self.source = source
+        return self
+
+
+class ImportFailed(Exception):
+    """An import that cannot go on (unreadable source, refused target); the message says why."""
+
+
+@dataclass
+class CheckSpec:
+    """A check the log itself decided (recorded as ``[[grader.check]]``)."""
+
+    key: str
+    status: str
+    name: str = ""
+    message: str = ""
+    location: str = ""
+
+
+@dataclass
+class GraderSpec:
+    """One grading: raw output to store, and recorded checks (None: let the parsers derive them)."""
+
+    name: str
+    output: str = ""
+    attempt: int | None = None
+    command: str = ""
+    cwd: str = ""
+    exit_status: int | None = None
+    format: str = ""
+    checks: list[CheckSpec] | None = None
+    sources: dict[str, bytes] = field(default_factory=dict)
+
+
+@dataclass
+class ToolCallSpec:
+    """A tool the model called, with what came back."""
+
+    name: str
+    arguments: str = ""
+    output: str = ""
+
+
+@dataclass
+class TurnSpec:
+    """One transcript turn."""
+
+    role: str
+    text: str = ""
+    attempt: int | None = None
+    nudge: bool = False
+    tool_calls: list[ToolCallSpec] = field(default_factory=list)
+
+
+@dataclass
+class AttemptSpec:
+    """One attempt's files (path as the model used it -> bytes) and a note."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    note: str = ""
+
+
+@dataclass
+class RunSpec:
+    """One run to write.
+
+    Attributes:
+        id: the wanted run id (already safe; the writer makes it unique).
+        source: which source it came from (a file name), kept in the import record.
+        metadata: anything the importer could not map; kept, large values spill to files.
+    """
+
+    id: str
+    task: str
+    model: str
+    source: str
+    outcome: str = "unknown"
+    access: str = "unknown"
+    brief: str = ""
+    expected_dir: str = ""
+    attempts: list[AttemptSpec] = field(default_factory=list)
+    graders: list[GraderSpec] = field(default_factory=list)
+    turns: list[TurnSpec] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ImportedSession:
+    """A whole session as one import produced it."""
+
+    name: str
+    format: str
+    harness: str = ""
+    harness_version: str = ""
+    started: str = ""
+    notes: str = ""
+    runs: list[RunSpec] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def outcome_of(checks: list[CheckSpec], error: bool = False) -> str:
+    """error when the run errored; fail when a check failed; pass when all passed; else unknown."""
+    if error:
+        return "error"
+    if any(c.status in ("fail", "error") for c in checks):
+        return "fail"
+    if checks and all(c.status == "pass" for c in checks):
+        return "pass"
+    return "unknown"

@@ -1,0 +1,256 @@
+"""Importer for SWE-agent trajectories (``.traj``), the retry agent's ``attempts[]`` included.
+
+One run per trajectory file: run id and task = the file name without ``.traj`` (the instance).
+
+- brief: the first user message of the history that is not a demonstration;
+- code: ``info.submission`` (a unified diff) as ``patch.diff``; with the retry agent each
+  entry of ``attempts[]`` is an attempt with its own ``patch.diff``, and the graded attempt is
+  ``info.best_attempt_idx + 1``;
+- transcript: ``history`` messages (thought and text as the turn, the action as a tool call
+  whose output is the observation that followed); ``trajectory`` steps when there is no
+  history; each retry attempt opens with a harness turn;
+- graders: only with ``--swebench DIR`` (see :mod:`reviewer.importers.swebench`); without an
+  evaluation a trajectory holds no test results, so the run has no grader and outcome
+  ``unknown`` (``exit_status`` is kept as metadata);
+- ``info`` (exit status, model stats, edited files ...), ``environment`` and ``replay_config``
+  are run metadata.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from reviewer.importers.chat import content_text, extras, mark_last, role_of
+from reviewer.importers.ids import as_text, safe_id
+from reviewer.importers.sources import parse_json, read_source
+from reviewer.importers.spec import AttemptSpec, ImportedSession, NotFormat, RunSpec, ToolCallSpec, TurnSpec
+from reviewer.importers.swebench import SweBench
+
+
+SHOWN_STEP = frozenset({"thought", "action", "observation", "response"})
+SHOWN_MESSAGE = frozenset({"role", "content", "action", "thought", "is_demo", "agent", "message_type"})
+
+
+def load_traj(path: Path) -> dict[str, Any]:
+    """A trajectory document; NotFormat when the file is not one."""
+    doc = parse_json(read_source(path), "the trajectory")
+    if not isinstance(doc, dict):
+        raise NotFormat("not a JSON object")
+    if not any(isinstance(doc.get(k), list) for k in ("trajectory", "history", "attempts")):
+        if isinstance(doc.get("messages"), list):
+            raise NotFormat("looks like a mini-swe-agent trajectory; use the mini-swe-agent format")
+        raise NotFormat("no `trajectory`, `history` or `attempts` list")
+    return doc
+
+
+def is_demo(message: dict[str, Any]) -> bool:
+    """A demonstration message (``is_demo`` true or "True")."""
+    return as_text(message.get("is_demo")).lower() == "true"
+
+
+def first_user(history: list[Any]) -> str:
+    """The first user message that is not a demonstration."""
+    for m in history:
+        if isinstance(m, dict) and m.get("role") == "user" and not is_demo(m):
+            return content_text(m.get("content"))
+    return ""
+
+
+def action_call(message: dict[str, Any]) -> ToolCallSpec | None:
+    """The action of an assistant message as a tool call."""
+    action = as_text(message.get("action")).strip()
+    if not action:
+        return None
+    words = action.split()
+    return ToolCallSpec(words[0] if words else "action", action)
+
+
+def history_turns(history: list[Any]) -> list[TurnSpec]:
+    """Turns for a history; an observation becomes the output of the action before it."""
+    turns: list[TurnSpec] = []
+    pending: ToolCallSpec | None = None
+    for m in history:
+        if not isinstance(m, dict):
+            continue
+        role = role_of(m.get("role"))
+        text = content_text(m.get("content"))
+        if pending is not None and role in ("user", "tool") and not is_demo(m):
+            pending.output = text
+            pending = None
+            continue
+        pending = None
+        if is_demo(m):
+            text = f"[demonstration]\n{text}"
+        turn = TurnSpec(role, text)
+        if role == "assistant":
+            call = action_call(m)
+            if call is not None:
+                turn.tool_calls.append(call)
+                pending = call
+        turns.append(turn)
+    return turns
+
+
+def trajectory_turns(steps: list[Any]) -> list[TurnSpec]:
+    """Turns for trajectory steps (thought, action, observation), when there is no history."""
+    turns = []
+    for step in steps:
+        if not isinstance(step, dict):
+            continue
+        text = as_text(step.get("thought") or step.get("response"))
+        turn = TurnSpec("assistant", text)
+        call = action_call(step)
+        if call is not None:
+            call.output = as_text(step.get("observation"))
+            turn.tool_calls.append(call)
+        turns.append(turn)
+    return turns
+
+
+def part_turns(part: dict[str, Any]) -> list[TurnSpec]:
+    """Transcript turns of one trajectory (or one retry attempt)."""
+    history = part.get("history") if isinstance(part.get("history"), list) else []
+    turns = history_turns(history)
+    if not any(t.role == "assistant" for t in turns) and isinstance(part.get("trajectory"), list):
+        turns += trajectory_turns(part["trajectory"])
+    return turns
+
+
+def submission_attempt(part: dict[str, Any]) -> AttemptSpec:
+    """An attempt holding the submitted patch (empty when nothing was submitted)."""
+    info = part.get("info") if isinstance(part.get("info"), dict) else {}
+    patch = as_text(info.get("submission"))
+    note = "" if patch.strip() else f"no submission (exit status {as_text(info.get('exit_status')) or 'unknown'})"
+    return AttemptSpec({"patch.diff": patch.encode("utf-8", "replace")}, note)
+
+
+def replay_config(part: dict[str, Any]) -> dict[str, Any]:
+    """The replay config as a dict (the retry agent stores it as JSON text)."""
+    value = part.get("replay_config")
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return {}
+    return value if isinstance(value, dict) else {}
+
+
+def model_of(doc: dict[str, Any], parts: list[dict[str, Any]]) -> str:
+    """The model name from the replay config, when recorded."""
+    for part in [doc, *parts]:
+        agent = replay_config(part).get("agent")
+        if isinstance(agent, dict):
+            model = agent.get("model")
+            if isinstance(model, dict) and model.get("name"):
+                return as_text(model.get("name"))
+            configs = agent.get("agent_configs")
+            if isinstance(configs, list) and configs and isinstance(configs[0], dict):
+                inner = configs[0].get("model")
+                if isinstance(inner, dict) and inner.get("name"):
+                    return as_text(inner.get("name"))
+    return "unknown"
+
+
+def problem_text(doc: dict[str, Any], parts: list[dict[str, Any]]) -> str:
+    """The problem statement text from the replay config, when the history has no user message."""
+    for part in [doc, *parts]:
+        problem = replay_config(part).get("problem_statement")
+        if isinstance(problem, dict):
+            text = as_text(problem.get("text") or problem.get("problem_statement"))
+            if text.strip():
+                return text
+    return ""
+
+
+def instance_ids(path: Path, doc: dict[str, Any], parts: list[dict[str, Any]]) -> list[str]:
+    """Names the instance may go by: the file stem, then the problem statement id."""
+    ids = [path.name[: -len(".traj")] if path.name.endswith(".traj") else path.stem]
+    for part in [doc, *parts]:
+        problem = replay_config(part).get("problem_statement")
+        if isinstance(problem, dict) and problem.get("id") and as_text(problem.get("id")) not in ids:
+            ids.append(as_text(problem.get("id")))
+    return ids
+
+
+def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: str | None) -> RunSpec:
+    """One run for one trajectory file."""
+    raw_attempts = doc.get("attempts") if isinstance(doc.get("attempts"), list) else []
+    parts = [a for a in raw_attempts if isinstance(a, dict)] or [doc]
+    retry = bool(raw_attempts)
+    info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+    best = info.get("best_attempt_idx")
+    graded = best + 1 if isinstance(best, int) and 0 <= best < len(parts) else len(parts)
+    attempts, turns = [], []
+    for number, part in enumerate(parts, start=1):
+        attempts.append(submission_attempt(part))
+        if retry:
+            turns.append(TurnSpec("harness", f"retry agent: attempt {number} of {len(parts)} (environment reset)"))
+        part_turns_ = part_turns(part)
+        mark_last(part_turns_, number)
+        turns.extend(part_turns_)
+    ids = instance_ids(path, doc, parts)
+    metadata: dict[str, Any] = {
+        "trajectory_file": path.name,
+        "info": {k: v for k, v in info.items() if k != "submission"} or None,
+        "environment": doc.get("environment"),
+        "replay_config": replay_config(doc) or None,
+        "instance_ids": ids[1:] or None,
+    }
+    for number, part in enumerate(parts, start=1):
+        prefix = f"attempt_{number}_" if retry else ""
+        metadata[f"{prefix}trajectory_step_extras"] = extras(part.get("trajectory"), SHOWN_STEP)
+        metadata[f"{prefix}history_message_extras"] = extras(part.get("history"), SHOWN_MESSAGE)
+    if retry:
+        metadata["best_attempt"] = graded
+        metadata["attempt_info"] = [
+            {k: v for k, v in (p.get("info") or {}).items() if k != "submission"} if isinstance(p.get("info"), dict) else {}
+            for p in parts
+        ]
+    for key, value in doc.items():
+        if key not in ("trajectory", "history", "info", "attempts", "environment", "replay_config") and value not in (None, [], {}):
+            metadata[f"traj_{key}"] = value
+    brief = next((first_user(p["history"]) for p in parts if isinstance(p.get("history"), list) and first_user(p["history"])), "")
+    if not brief.strip():
+        brief = problem_text(doc, parts)
+    run = RunSpec(
+        id=safe_id(ids[0]),
+        task=ids[0],
+        model=model or model_of(doc, parts),
+        source=path.name,
+        brief=brief,
+        attempts=attempts,
+        turns=turns,
+        metadata=metadata,
+    )
+    if swebench is not None:
+        evaluation = swebench.evaluate(ids, graded)
+        if evaluation is not None:
+            run.graders.append(evaluation.grader)
+            run.outcome = "pass" if evaluation.resolved else "fail"
+            run.metadata.update(evaluation.metadata)
+        else:
+            run.metadata["swebench"] = f"no evaluation of {ids[0]} in {swebench.root.name}"
+    return run
+
+
+def import_swe_agent(paths: list[Path], name: str | None, swebench_dir: Path | None = None, model: str | None = None) -> ImportedSession:
+    """One session with one run per trajectory file."""
+    swebench = SweBench(swebench_dir) if swebench_dir is not None else None
+    session = ImportedSession(name=name or "", format="swe-agent", harness="SWE-agent")
+    for path in paths:
+        try:
+            doc = load_traj(path)
+        except NotFormat as exc:
+            raise exc.about(path) from None
+        run = traj_run(path, doc, swebench, model)
+        session.runs.append(run)
+        session.sources.append(path.name)
+        if not session.name:
+            session.name = safe_id(f"swe-agent-{run.id}", "swe-agent")
+    files = ", ".join(session.sources[:5]) + (" ..." if len(session.sources) > 5 else "")
+    session.notes = f"Imported from {len(paths)} SWE-agent trajectory file(s): {files}." + (
+        f" Evaluation: SWE-bench results in {swebench_dir.name}." if swebench_dir is not None else " No test evaluation given."
+    )
+    return session
