@@ -1,0 +1,155 @@
+"""Does the brief state it? Look a demanded value up in the brief, verbatim or in a near form.
+
+*Verbatim*: the exact text as a whole word (case kept). *Near*: the same words once case,
+``_``/``-``/camelCase, punctuation, whitespace and singular/plural are ignored; for a separator,
+its name (``comma``, ``space``...) or an example in a code span (``A-B``). The line where it is
+stated (1-based) is kept so the UI can point at it.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reviewer.analysis.notation import words
+
+MAX_BRIEF = 400_000
+
+
+class Stated(str, enum.Enum):
+    """Whether the brief states a demand."""
+
+    VERBATIM = "verbatim"
+    NEAR = "near"
+    UNSTATED = "unstated"
+
+
+SEPARATOR_NAMES: dict[str, tuple[str, ...]] = {
+    ",": ("comma",),
+    ";": ("semicolon", "semi-colon"),
+    " ": ("space", "whitespace", "blank"),
+    "-": ("dash", "hyphen", "minus"),
+    "->": ("arrow",),
+    "=>": ("arrow",),
+    "\t": ("tab",),
+    "|": ("pipe", "vertical bar"),
+    ":": ("colon",),
+    "=": ("equals sign", "equal sign", "equals"),
+    "/": ("slash",),
+    "\n": ("newline", "one per line", "per line", "own line", "on a line", "lines"),
+}
+ROUNDING = re.compile(r"\b(?:round\w*|decimal places?|decimals|places after|precision|significant (?:digits|figures)|digits after)\b", re.IGNORECASE)
+EMPTY = re.compile(r"(?:\"\"|''|\bempty (?:string|text|result|output|value|line)\b)", re.IGNORECASE)
+CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where (and how) the brief states something.
+
+    Attributes:
+        stated: verbatim, near or unstated.
+        line: 1-based line number, 0 when unstated.
+        text: the brief line, stripped and capped (for display), "" when unstated.
+    """
+
+    stated: Stated
+    line: int = 0
+    text: str = ""
+
+
+UNSTATED = Where(Stated.UNSTATED)
+
+
+class BriefIndex:
+    """A brief prepared for many look-ups (lines, their words, their code spans)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text[:MAX_BRIEF].splitlines()
+        self.words = [words(ln) for ln in self.lines]
+        self.spans = [CODE_SPAN.findall(ln) for ln in self.lines]
+
+    def at(self, index: int, stated: Stated) -> Where:
+        """A hit on line ``index`` (0-based)."""
+        return Where(stated, index + 1, self.lines[index].strip()[:200])
+
+    def verbatim(self, value: str) -> Where | None:
+        """The first line holding the exact value as a whole word."""
+        if not value:
+            return None
+        left = r"(?<![\w.])" if value[0].isalnum() or value[0] == "_" else ""
+        right = r"(?!\w|\.\w)" if value[-1].isalnum() or value[-1] == "_" else ""
+        pattern = re.compile(left + re.escape(value) + right)
+        first = None
+        for i, ln in enumerate(self.lines):
+            if pattern.search(ln):
+                if any(pattern.search(s) for s in self.spans[i]) or re.search(r"[\"'“]" + re.escape(value) + r"[\"'”]", ln):
+                    return self.at(i, Stated.VERBATIM)
+                first = i if first is None else first
+        return self.at(first, Stated.VERBATIM) if first is not None else None
+
+    def near(self, value: str) -> Where | None:
+        """The first line holding the value's words in order (case, plural, punctuation ignored)."""
+        want = words(value)
+        if not want:
+            return None
+        n = len(want)
+        for i, have in enumerate(self.words):
+            for start in range(len(have) - n + 1):
+                if have[start : start + n] == want:
+                    return self.at(i, Stated.NEAR)
+        joined = "".join(want)
+        if len(joined) >= 4:
+            for i, have in enumerate(self.words):
+                if joined in ("".join(have[s : s + k]) for k in (2, 3) for s in range(len(have) - k + 1)):
+                    return self.at(i, Stated.NEAR)
+        return None
+
+    def find(self, value: str) -> Where:
+        """Verbatim, else near, else unstated."""
+        return self.verbatim(value) or self.near(value) or UNSTATED
+
+    def separator(self, sep: str) -> Where:
+        """A separator: quoted or named (verbatim), or used in a code-span example (near)."""
+        quoted = re.compile(r"[`'\"]" + re.escape(sep) + r"[`'\"]") if sep.strip() else None
+        names = SEPARATOR_NAMES.get(sep, ())
+        named = [re.compile(r"\b" + re.escape(n) + r"(?:s|-separated|-delimited)?\b", re.IGNORECASE) for n in names]
+        for i, ln in enumerate(self.lines):
+            if (quoted and quoted.search(ln)) or any(p.search(ln) for p in named):
+                return self.at(i, Stated.VERBATIM)
+        inside = re.compile(r"[\w\]\)]" + re.escape(sep) + r"[\w\[\(]") if sep not in ("\n",) else None
+        for i, spans in enumerate(self.spans):
+            if inside and any(inside.search(s) for s in spans):
+                return self.at(i, Stated.NEAR)
+        return UNSTATED
+
+    def empty(self) -> Where:
+        """The empty string: ``""`` or "empty string" in the brief."""
+        for i, ln in enumerate(self.lines):
+            if EMPTY.search(ln):
+                return self.at(i, Stated.VERBATIM if ('""' in ln or "''" in ln) else Stated.NEAR)
+        return UNSTATED
+
+    def rounding(self) -> Where:
+        """A precision demand: the brief speaks of rounding or decimal places."""
+        for i, ln in enumerate(self.lines):
+            if ROUNDING.search(ln):
+                return self.at(i, Stated.NEAR)
+        return UNSTATED
+
+    def file(self, path: str) -> Where:
+        """A file name: the path or its base name verbatim, else its stem in a near form."""
+        base = path.rstrip("/").rsplit("/", 1)[-1]
+        hit = self.verbatim(path) or (self.verbatim(base) if base != path else None)
+        if hit:
+            return hit
+        stem = base.rsplit(".", 1)[0] if "." in base else base
+        return (self.near(stem) if stem else None) or UNSTATED
+
+
+@lru_cache(maxsize=64)
+def brief_index(text: str) -> BriefIndex:
+    """A cached index for a brief text (briefs are shared by many failures)."""
+    return BriefIndex(text)

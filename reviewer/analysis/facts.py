@@ -1,0 +1,160 @@
+"""One pass over a sessions folder: every failure with its task, model and final verdict.
+
+Final verdicts come from :func:`reviewer.store.final.final_verdicts` (adjudicated, else
+unanimous; a single reviewer's label is unanimous). Deferred labels are never verdicts. A
+failure whose reviewers disagree without adjudication is *disputed* (no verdict). A final label
+whose evidence fingerprint no longer matches the failure (brief, check, code or output changed
+since it was given) is *stale* and counts as unlabelled.
+
+Staleness costs one :func:`~reviewer.store.evidence.evidence_hash` per labelled failure (it reads
+the brief, the graded attempt's files and the grader output, through the store's cache): on the
+example corpus this is milliseconds, and it grows with the number of *labelled* failures only,
+so statistics and scores always check it (``check_stale=False`` skips it for a quick look).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from reviewer.model import Failure, Run
+from reviewer.model.label import Label, Verdict
+from reviewer.store.evidence import evidence_hash
+from reviewer.store.final import final_verdicts
+from reviewer.store.labels import read_all_labels
+from reviewer.store.sessions import SessionStore
+
+FailureKey = tuple[str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class FailureFact:
+    """One failure as statistics see it.
+
+    Attributes:
+        id: global failure id.
+        key: (session, run, check id).
+        task, model: of its run.
+        message: the check's failure text (for clustering).
+        verdict: the final verdict, None when unlabelled, deferred only, stale or disputed.
+        stale: a final label exists but its evidence changed.
+        disputed: reviewers disagree and nobody adjudicated.
+    """
+
+    id: str
+    key: FailureKey
+    task: str
+    model: str
+    message: str = field(repr=False, default="")
+    verdict: Verdict | None = None
+    stale: bool = False
+    disputed: bool = False
+
+    @property
+    def run_key(self) -> str:
+        """``<session>/<run>``."""
+        return f"{self.key[0]}/{self.key[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewerProgress:
+    """How far one reviewer got: decided and deferred labels on current failures, and stale ones."""
+
+    reviewer: str
+    labelled: int
+    deferred: int
+    stale: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """Everything statistics, scores and clusters need, gathered once.
+
+    Attributes:
+        failures: every failing check of every run that loaded, in folder order.
+        task_models: for each task, the models that ran it (passing runs included).
+        reviewers: each reviewer's progress.
+        errors: label files that could not be read.
+    """
+
+    failures: tuple[FailureFact, ...]
+    task_models: dict[str, tuple[str, ...]]
+    reviewers: tuple[ReviewerProgress, ...] = ()
+    errors: tuple[str, ...] = ()
+
+    @property
+    def left_out(self) -> int:
+        """Failures left out because reviewers disagree without adjudication."""
+        return sum(1 for f in self.failures if f.disputed)
+
+    def by_key(self) -> dict[FailureKey, FailureFact]:
+        """The failures by (session, run, check id)."""
+        return {f.key: f for f in self.failures}
+
+
+class StaleCheck:
+    """Evidence fingerprints of current failures, computed once each."""
+
+    def __init__(self, store: SessionStore, enabled: bool) -> None:
+        self.store = store
+        self.enabled = enabled
+        self.cache: dict[str, str] = {}
+
+    def is_stale(self, label: Label, run: Run, failure: Failure) -> bool:
+        """True when the label carries a fingerprint that no longer matches."""
+        if not self.enabled or not label.evidence:
+            return False
+        if failure.id not in self.cache:
+            self.cache[failure.id] = evidence_hash(self.store, run, failure)
+        return label.evidence != self.cache[failure.id]
+
+
+def collect(store: SessionStore, check_stale: bool = True) -> Facts:
+    """Gather the failures, final verdicts and reviewer progress of a scanned store."""
+    sessions = sorted(store.corpus.sessions)
+    finals = final_verdicts(store.root, sessions)
+    disputed = set(finals.disagreements)
+    stale = StaleCheck(store, check_stale)
+    task_models: dict[str, list[str]] = {}
+    facts: list[FailureFact] = []
+    current: dict[FailureKey, tuple[Run, Failure]] = {}
+    for run in store.runs:
+        models = task_models.setdefault(run.task, [])
+        if run.model not in models:
+            models.append(run.model)
+        for failure in store.failures(run):
+            key = (run.session, run.id, failure.check_id)
+            current[key] = (run, failure)
+            lab = finals.labels.get(key)
+            is_stale = lab is not None and stale.is_stale(lab, run, failure)
+            verdict = lab.verdict if lab is not None and lab.verdict.decided and not is_stale else None
+            facts.append(
+                FailureFact(failure.id, key, run.task, run.model, failure.check.message, verdict, is_stale, key in disputed and lab is None)
+            )
+    reviewers, errors = progress(store, sessions, current, stale)
+    return Facts(tuple(facts), {t: tuple(sorted(m)) for t, m in task_models.items()}, reviewers, errors)
+
+
+def progress(
+    store: SessionStore, sessions: list[str], current: dict[FailureKey, tuple[Run, Failure]], stale: StaleCheck
+) -> tuple[tuple[ReviewerProgress, ...], tuple[str, ...]]:
+    """Per reviewer: labels on current failures that are decided, deferred, or stale."""
+    counts: dict[str, Counter[str]] = {}
+    errors = []
+    for f in read_all_labels(store.root, sessions):
+        if f.error:
+            errors.append(f"{f.path.name}: {f.error}")
+            continue
+        c = counts.setdefault(f.reviewer, Counter())
+        for lab in f.labels:
+            hit = current.get(lab.key)
+            if hit is None:
+                continue
+            if stale.is_stale(lab, *hit):
+                c["stale"] += 1
+            elif lab.verdict.decided:
+                c["labelled"] += 1
+            else:
+                c["deferred"] += 1
+    out = tuple(ReviewerProgress(name, c["labelled"], c["deferred"], c["stale"]) for name, c in sorted(counts.items()))
+    return out, tuple(errors)
