@@ -86,6 +86,7 @@ PLUGINS = (
 PLUGIN_NAMES = {
     "commit": "reviewer.commands.gitcmds",
     "agreement": "reviewer.commands.gitcmds",
+    "adjudicate": "reviewer.commands.gitcmds",
     "import": "reviewer.commands.importcmd",
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",

@@ -184,7 +184,11 @@ class LabelFile:
         Raises:
             LabelsUnsafe or OSError: not saved; the change is kept pending in memory.
         """
-        self.pending.append(((run, check), label))
+        self.change_many([((run, check), label)])
+
+    def change_many(self, changes: list[tuple[Key, Label | None]]) -> None:
+        """Apply several changes as one decision, written in one atomic replace."""
+        self.pending.extend(changes)
         self.flush()
 
     def flush(self) -> None:

@@ -92,14 +92,10 @@ class Labeller:
         before: Change = [(s, r, c, self.labels.get(s, r, c)) for s, r, c, _ in change]
         if record:
             self.undo_stack.append(before)
-        failed: Exception | None = None
-        for s, r, c, lab in change:
-            try:
-                self.labels.put(s, r, c, lab)
-            except Exception as exc:  # noqa: BLE001 - kept pending in memory, reported once
-                failed = failed or exc
-        if failed is not None:
-            raise SaveFailed(str(failed)) from failed
+        try:
+            self.labels.put_many(change)
+        except Exception as exc:  # noqa: BLE001 - kept pending in memory, reported once
+            raise SaveFailed(str(exc)) from exc
 
     def make(self, run: Run, failure: Failure, verdict: Verdict, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label:
         """A new label for a failure, keeping an existing note and tags unless replaced."""

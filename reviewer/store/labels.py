@@ -93,6 +93,23 @@ class LabelStore:
         """Save (or clear) a label at once; raises when it could not be saved (kept pending)."""
         self.file(session).change(run, check, label)
 
+    def put_many(self, changes: list[tuple[str, str, str, Label | None]]) -> None:
+        """Save several labels as one decision: one atomic write per session file.
+
+        Raises the first failure after trying every file (failed changes stay pending).
+        """
+        by_session: dict[str, list[tuple[tuple[str, str], Label | None]]] = {}
+        for session, run, check, lab in changes:
+            by_session.setdefault(session, []).append(((run, check), lab))
+        failed: Exception | None = None
+        for session, items in by_session.items():
+            try:
+                self.file(session).change_many(items)
+            except Exception as exc:  # noqa: BLE001 - kept pending, raised after the others
+                failed = failed or exc
+        if failed is not None:
+            raise failed
+
     def retry(self) -> list[str]:
         """Try again to save every pending change; returns what still fails."""
         errors = []
