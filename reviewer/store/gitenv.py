@@ -19,7 +19,7 @@ def safe_git_env(base: dict[str, str] | None = None) -> dict[str, str]:
     ``.git/config`` says (it may name a command as fsmonitor, or hooks that run code).
     """
     env = dict(os.environ if base is None else base)
-    for k in [k for k in env if k.startswith("GIT_CONFIG_")]:
+    for k in [k for k in env if k == "GIT_CONFIG_COUNT" or k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))]:
         del env[k]
     env["GIT_CONFIG_COUNT"] = str(len(SAFE_CONFIG))
     for i, (key, value) in enumerate(SAFE_CONFIG):

@@ -1,0 +1,146 @@
+"""``reviewer commit``, ``reviewer agreement`` and ``reviewer adjudicate``: several reviewers, in git."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+from reviewer.model.sanitize import plain
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Handler]:
+    """Add the commands to the CLI; returns their handlers by name."""
+    from reviewer.cli import folder_arg, reviewer_arg
+
+    p = command_parser(
+        sub, "commit", "commit this reviewer's label files (and nothing else) to git",
+        "git refused (not a repository, another user's repository, a damaged label file),\n"
+        "     or the labels are outside git (kept per user because the folder is read-only)",
+    )
+    folder_arg(p)
+    reviewer_arg(p)
+    p.add_argument("--adjudicated", action="store_true", help="also commit the adjudications (labels/_adjudicated.toml)")
+    p = command_parser(sub, "agreement", "agreement between every pair of reviewers (percent, Cohen's kappa)", "never")
+    folder_arg(p)
+    p.add_argument("--json", action="store_true", help='print {"pairs": [...]} as JSON')
+    p = command_parser(
+        sub, "adjudicate", "record (or clear) the final verdict of a failure where reviewers disagree",
+        "no such failure, or it could not be saved",
+    )
+    folder_arg(p)
+    p.add_argument("--failure", metavar="ID", required=True, help="SESSION/RUN#GRADER:CHECK")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--verdict", choices=["specification", "capability"])
+    group.add_argument("--clear", action="store_true", help="remove the adjudication")
+    p.add_argument("--note", default="", help="why (saved with the adjudication)")
+    reviewer_arg(p)
+    return {"commit": cmd_commit, "agreement": cmd_agreement, "adjudicate": cmd_adjudicate}
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print sanitised text to stdout (or stderr)."""
+    print(plain(text), file=sys.stderr if err else sys.stdout)
+
+
+def cmd_commit(args: argparse.Namespace) -> int:
+    """reviewer commit: exit 0 when committed or nothing to commit, 1 when git refused."""
+    from reviewer.cli import resolve_folder
+    from reviewer.store.gitcommit import commit_reviewer
+    from reviewer.store.gitrepo import GitError
+    from reviewer.store.identity import resolve_reviewer
+
+    root = resolve_folder(args.path)
+    reviewer = resolve_reviewer(args.reviewer)
+    try:
+        result = commit_reviewer(root, reviewer, args.adjudicated)
+    except GitError as exc:
+        say(f"reviewer commit: {exc}", err=True)
+        return 1
+    if result.outside_git:
+        folder = Path(result.outside_git[0]).parents[2]
+        say(f"reviewer commit: {len(result.outside_git)} label file(s) of {reviewer} are kept in {folder} "
+            "(the sessions folder is read-only): they are not in git and are not committed", err=True)
+    if result.committed:
+        say(f"committed {result.sha[:7]}: {result.message}")
+        for path in result.paths:
+            say(f"  {path}")
+    else:
+        say(result.message)
+    return 1 if result.outside_git and not result.committed else 0
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 0."""
+    from reviewer.cli import resolve_folder
+    from reviewer.store.agreement import pairwise, read_label_set
+
+    root = resolve_folder(args.path)
+    labels = read_label_set(root, sessions_of(root))
+    for e in labels.errors:
+        say(f"reviewer agreement: {e} (left out)", err=True)
+    pairs = pairwise(labels)
+    if args.json:
+        sys.stdout.write(json.dumps({"pairs": [p.as_json() for p in pairs]}, ensure_ascii=True, sort_keys=False) + "\n")
+        return 0
+    if not pairs:
+        say(f"fewer than two reviewers have labels in {root}")
+        return 0
+    rows = [("a", "b", "n", "agree", "kappa", "s/s", "s/c", "c/s", "c/c")]
+    for p in pairs:
+        rows.append((
+            plain(p.a), plain(p.b), str(p.n),
+            "-" if p.percent is None else f"{p.percent:.1f}%",
+            "-" if p.kappa is None else f"{p.kappa:.3f}",
+            str(p.ss), str(p.sc), str(p.cs), str(p.cc),
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    return 0
+
+
+def sessions_of(root: Path) -> list[str]:
+    """Session ids of a folder (sub-folders with a ``session.toml``), sorted."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [e.name for e in entries if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+            and os.path.isfile(os.path.join(e.path, "session.toml"))]
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    """reviewer adjudicate: exit 0 saved, 1 no such failure or not saved."""
+    from reviewer.cli import open_labeller
+    from reviewer.model.label import Verdict
+    from reviewer.store.adjudication import adjudicate, clear_adjudication
+    from reviewer.store.labelfile import LabelsUnsafe
+    from reviewer.store.labeller import UnknownFailure
+
+    labeller = open_labeller(args.path, args.reviewer)
+    try:
+        run, failure = labeller.find(args.failure)
+    except UnknownFailure as exc:
+        say(f"reviewer adjudicate: {exc}", err=True)
+        return 1
+    root = labeller.sessions.root
+    try:
+        if args.clear:
+            removed = clear_adjudication(root, run.session, run.id, failure.check_id)
+            say(f"{failure.id}: adjudication {'removed' if removed else 'was not set'}")
+            return 0
+        lab = adjudicate(
+            root, run.session, run.id, failure.check_id, Verdict(args.verdict), note=args.note,
+            adjudicator=labeller.labels.reviewer, evidence=labeller.evidence(run, failure),
+        )
+    except (LabelsUnsafe, OSError, TimeoutError) as exc:
+        say(f"reviewer adjudicate: not saved: {exc}", err=True)
+        return 1
+    say(f"{lab.failure_id}: final verdict {lab.verdict.value} ({lab.note})")
+    return 0
