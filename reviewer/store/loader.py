@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reviewer.model import LoadError, Run, Session
 from reviewer.store.manifest import BadManifest, run_from_doc, session_from_doc
-from reviewer.store.safe_fs import MANIFEST_CAP, Unreadable, describe_mode, read_capped
+from reviewer.store.safe_fs import MANIFEST_CAP, IsLink, Missing, Unreadable, describe_mode, read_capped, read_listed
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
@@ -34,9 +34,16 @@ class Corpus:
         return None
 
 
-def load_manifest(root: Path, rel: str) -> dict:
-    """Read and parse one manifest safely; BadManifest/Unreadable/BadToml on defects."""
-    raw = read_capped(root, rel, MANIFEST_CAP)
+def load_manifest(root: Path, rel: str, listed: bool = False) -> dict:
+    """Read and parse one manifest safely; BadManifest/Unreadable/BadToml on defects.
+
+    ``listed``: the manifest was found by listing folders reached without links, so it is
+    inside the root by construction and only its last step needs checking.
+    """
+    try:
+        raw = read_listed(os.path.join(root, rel), MANIFEST_CAP) if listed else read_capped(root, rel, MANIFEST_CAP)
+    except IsLink:
+        raw = read_capped(root, rel, MANIFEST_CAP)
     if raw.truncated:
         raise BadManifest(f"is larger than {MANIFEST_CAP // 1024} KiB, too large for a manifest")
     return parse_toml_bytes(raw.data)
@@ -105,7 +112,7 @@ def scan_session(corpus: Corpus, session_id: str) -> None:
             corpus.sessions[session_id] = Session(id=session_id)
         return
     try:
-        corpus.sessions[session_id] = session_from_doc(load_manifest(root, manifest), session_id, manifest)
+        corpus.sessions[session_id] = session_from_doc(load_manifest(root, manifest, listed=True), session_id, manifest)
     except (Unreadable, BadToml, BadManifest) as exc:
         corpus.errors.append(LoadError(manifest, str(exc)))
         corpus.sessions[session_id] = Session(id=session_id, manifest=manifest)
@@ -114,11 +121,10 @@ def scan_session(corpus: Corpus, session_id: str) -> None:
     for run_id in list_dirs(root, f"{session_id}/runs", corpus.errors):
         run_dir = f"{session_id}/runs/{run_id}"
         rel = f"{run_dir}/run.toml"
-        if not os.path.lexists(root / rel):
-            corpus.errors.append(LoadError(rel, "missing: a run folder needs a run.toml"))
-            continue
         try:
-            corpus.runs.append(run_from_doc(load_manifest(root, rel), session_id, run_id, run_dir, rel))
+            corpus.runs.append(run_from_doc(load_manifest(root, rel, listed=True), session_id, run_id, run_dir, rel))
+        except Missing:
+            corpus.errors.append(LoadError(rel, "missing: a run folder needs a run.toml"))
         except (Unreadable, BadToml, BadManifest) as exc:
             corpus.errors.append(LoadError(rel, str(exc)))
         except RecursionError:

@@ -7,18 +7,29 @@ opened descriptor, and read at most a cap.
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+SIMPLE_REF = re.compile(r"^(?:[\w-]+(?:\.[\w-]+)*)(?:/[\w-]+(?:\.[\w-]+)*)*$")
 MANIFEST_CAP = 1 << 20
 TEXT_CAP = 32 << 20
 
 
 class Unreadable(Exception):
     """A file that cannot be read safely; the message says why, in plain words."""
+
+
+class Missing(Unreadable):
+    """The file does not exist."""
+
+
+class IsLink(Unreadable):
+    """The last step of the path is a symbolic link (resolve it before reading)."""
 
 
 def lexically_inside(base_rel: str, ref: str) -> str:
@@ -40,6 +51,8 @@ def lexically_inside(base_rel: str, ref: str) -> str:
         raise Unreadable("path holds a NUL byte")
     if ref.startswith("/") or ref.startswith("\\") or (len(ref) > 1 and ref[1] == ":"):
         raise Unreadable(f"absolute path {ref!r} is not allowed")
+    if SIMPLE_REF.match(ref):
+        return f"{base_rel}/{ref}" if base_rel else ref
     joined = posixpath.normpath(posixpath.join(base_rel, ref.replace("\\", "/")))
     if joined == ".." or joined.startswith("../"):
         raise Unreadable(f"path {ref!r} leaves the sessions folder")
@@ -89,7 +102,7 @@ def read_capped(root: Path, rel: str, cap: int = TEXT_CAP) -> RawRead:
     try:
         st = os.lstat(path)
     except FileNotFoundError:
-        raise Unreadable("file not found") from None
+        raise Missing("file not found") from None
     except OSError as exc:
         raise Unreadable(f"cannot read: {exc.strerror or exc}") from None
     if not stat.S_ISREG(st.st_mode):
@@ -118,6 +131,43 @@ def read_capped(root: Path, rel: str, cap: int = TEXT_CAP) -> RawRead:
     data = b"".join(chunks)
     truncated = len(data) > cap
     return RawRead(data[:cap], max(fst.st_size, len(data)), truncated)
+
+
+def read_listed(path: str, cap: int) -> RawRead:
+    """Read a file found by listing a folder that was itself reached without links.
+
+    Skips resolving the path (it is known to be inside the root); refuses a link at the last
+    step (``O_NOFOLLOW``) and anything that is not a regular file, never blocking on a FIFO.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise Missing("file not found") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise IsLink("is a symbolic link") from None
+        if exc.errno == errno.ENXIO:
+            raise Unreadable("is not a regular file (a FIFO, socket or device)") from None
+        raise Unreadable(f"cannot open: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Unreadable(f"is {describe_mode(st.st_mode)}, not a regular file")
+        chunks: list[bytes] = []
+        got = 0
+        while got <= cap:
+            chunk = os.read(fd, min(cap + 1 - got, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise Unreadable(f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return RawRead(data[:cap], max(st.st_size, len(data)), len(data) > cap)
 
 
 @dataclass(frozen=True, slots=True)
