@@ -1,0 +1,180 @@
+"""Every key of the app, declared once.
+
+The table feeds the footer (``show=True`` rows), the ``?`` help screen and the command palette,
+so keys, help and palette never drift. Each binding carries a stable kebab-case ``id`` that a
+user keymap can remap (see :func:`apply_keymap`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+FAILURES = Binding.Group("failure")
+LABELS = Binding.Group("label", compact=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One row of the binding table: the binding and the help section it belongs to."""
+
+    section: str
+    binding: Binding
+
+
+def entry(
+    section: str,
+    key: str,
+    action: str,
+    description: str,
+    id: str,
+    tooltip: str,
+    *,
+    show: bool = False,
+    priority: bool = False,
+    group: Binding.Group | None = None,
+) -> Entry:
+    """Build one table row."""
+    return Entry(
+        section,
+        Binding(key, action, description, show=show, priority=priority, id=id, tooltip=tooltip, group=group),
+    )
+
+
+NAVIGATE = "Navigate"
+PANES = "Panes"
+LABEL = "Label"
+APP = "App"
+
+TABLE: tuple[Entry, ...] = (
+    entry(NAVIGATE, "j", "next_failure", "Next failure", "next-failure",
+          "Go to the next failing check, across runs", show=True, group=FAILURES),
+    entry(NAVIGATE, "k", "prev_failure", "Previous failure", "prev-failure",
+          "Go to the previous failing check, across runs", show=True, group=FAILURES),
+    entry(NAVIGATE, "J", "next_run", "Next run", "next-run", "Go to the next run in the list"),
+    entry(NAVIGATE, "K", "prev_run", "Previous run", "prev-run", "Go to the previous run in the list"),
+    entry(NAVIGATE, "l", "transcript_forward", "Next turn", "transcript-forward",
+          "Step the transcript forward (moves the code to that turn's attempt)"),
+    entry(NAVIGATE, "h", "transcript_back", "Previous turn", "transcript-back",
+          "Step the transcript back (moves the code to that turn's attempt)"),
+    entry(NAVIGATE, "right_square_bracket", "next_attempt", "Next attempt", "next-attempt",
+          "Show the next attempt's files"),
+    entry(NAVIGATE, "left_square_bracket", "prev_attempt", "Previous attempt", "prev-attempt",
+          "Show the previous attempt's files"),
+    entry(NAVIGATE, "f", "next_file", "Next file", "next-file", "Show the attempt's next file"),
+    entry(NAVIGATE, "d", "toggle_diff", "Diff", "toggle-diff",
+          "Diff this file against the previous attempt's file of the same path"),
+    entry(NAVIGATE, "slash", "search_runs", "Search runs", "search-runs",
+          "Filter the run list by task, model or text"),
+    entry(NAVIGATE, "F", "cycle_filter", "Filter runs", "cycle-filter",
+          "Show all runs, failing runs or runs with unlabelled failures"),
+    entry(PANES, "tab", "focus_next_pane", "Next pane", "focus-next",
+          "Move focus to the next pane", priority=True),
+    entry(PANES, "shift+tab", "focus_prev_pane", "Previous pane", "focus-prev",
+          "Move focus to the previous pane", priority=True),
+    entry(PANES, "m", "maximise", "Maximise", "maximise", "Maximise or restore the focused pane"),
+    entry(PANES, "ctrl+f", "find_in_pane", "Find", "find-in-pane",
+          "Find text in the focused pane (enter: next match, escape: close)", priority=True),
+    entry(PANES, "e", "show_more", "Show more", "show-more",
+          "Show more of lines cut at the length limit in the focused pane"),
+    entry(PANES, "ctrl+b", "toggle_navigator", "Runs", "toggle-navigator",
+          "Show or hide the run list", priority=True),
+    entry(LABEL, "s", "label_specification", "Specification", "label-specification",
+          "Label the failure: the specification (brief or grader) was at fault", show=True, group=LABELS),
+    entry(LABEL, "c", "label_capability", "Capability", "label-capability",
+          "Label the failure: the model could not do it", show=True, group=LABELS),
+    entry(LABEL, "x", "clear_label", "Clear label", "clear-label", "Remove the label of this failure"),
+    entry(LABEL, "u,ctrl+z", "undo", "Undo", "undo", "Undo the last labelling change"),
+    entry(LABEL, "n", "note", "Note", "note", "Write a note on this failure", show=True),
+    entry(LABEL, "t", "tags", "Tags", "tags", "Tag this failure"),
+    entry(LABEL, "space", "defer", "Defer", "defer", "Skip this failure for now", show=True),
+    entry(APP, "y", "copy_failure", "Copy failure", "copy-failure",
+          "Copy the current failure's id and message to the clipboard"),
+    entry(APP, "E", "show_errors", "Load errors", "show-errors", "List what in the folder failed to load"),
+    entry(APP, "question_mark", "help", "Help", "help", "Show every key", show=True),
+    entry(APP, "q,ctrl+q", "quit", "Quit", "quit", "Quit reviewer", show=True),
+)
+
+BINDINGS: list[BindingType] = [e.binding for e in TABLE]
+"""The app's bindings, in table order."""
+
+BY_ID: dict[str, Entry] = {e.binding.id or "": e for e in TABLE}
+"""Table rows by binding id."""
+
+LABELLING_IDS = tuple(e.binding.id or "" for e in TABLE if e.section == LABEL)
+"""Ids of the keys reserved for labelling."""
+
+
+def current_keys(app: App[Any], binding: Binding) -> str:
+    """The keys bound to a binding now, after the app's keymap (comma separated)."""
+    keymap: Mapping[str, str] = getattr(app, "_keymap", {}) or {}
+    return keymap.get(binding.id or "", binding.key)
+
+
+def key_label(app: App[Any], binding: Binding) -> str:
+    """The keys of a binding as a person reads them (``j``, ``?``, ``ctrl+f``)."""
+    return " / ".join(app.get_key_display(Binding(k.strip(), "")) for k in current_keys(app, binding).split(","))
+
+
+def apply_keymap(app: App[Any], keymap: Mapping[str, str]) -> list[str]:
+    """Remap keys by binding id (``{"next-failure": "down,j"}``); returns the unknown ids.
+
+    Unknown ids are ignored (and returned, for the caller to report); known ones go to
+    Textual's :meth:`App.set_keymap`, so footer, help and palette follow.
+    """
+    unknown = [k for k in keymap if k not in BY_ID]
+    app.set_keymap({k: v for k, v in keymap.items() if k in BY_ID})
+    return unknown
+
+
+NAVIGATOR_BINDINGS: list[BindingType] = [
+    Binding("up", "cursor(-1)", "Up", show=False, id="runs-up", tooltip="Previous row of the run list"),
+    Binding("down", "cursor(1)", "Down", show=False, id="runs-down", tooltip="Next row of the run list"),
+    Binding("pageup", "page(-1)", "Page up", show=False, id="runs-page-up", tooltip="A page up the run list"),
+    Binding("pagedown", "page(1)", "Page down", show=False, id="runs-page-down",
+            tooltip="A page down the run list"),
+    Binding("home", "edge(-1)", "First", show=False, id="runs-first", tooltip="First row of the run list"),
+    Binding("end", "edge(1)", "Last", show=False, id="runs-last", tooltip="Last row of the run list"),
+    Binding("enter", "activate", "Open", show=False, id="runs-open",
+            tooltip="Open the run, or fold / unfold a group"),
+    Binding("left", "fold(True)", "Fold", show=False, id="runs-fold", tooltip="Fold the group"),
+    Binding("right", "fold(False)", "Unfold", show=False, id="runs-unfold", tooltip="Unfold the group"),
+]
+"""Keys of the run list while it has focus (listed under "Run list" in help)."""
+
+FIND_BINDINGS: list[BindingType] = [
+    Binding("enter", "find_step(1)", "Next match", show=False, id="find-next", tooltip="Jump to the next match"),
+    Binding("shift+enter", "find_step(-1)", "Previous match", show=False, id="find-prev",
+            tooltip="Jump to the previous match"),
+    Binding("escape", "close", "Close find", show=False, id="find-close", tooltip="Close the find bar"),
+]
+"""Keys of the find bar (ctrl+f) while it has focus."""
+
+SEARCH_BINDINGS: list[BindingType] = [
+    Binding("escape", "close", "Close search", show=False, id="search-close",
+            tooltip="Clear the run search and return to the list"),
+]
+"""Keys of the run search box (/) while it has focus."""
+
+TEXT_VIEW_BINDINGS: list[BindingType] = [
+    Binding("n", "find_step(1)", "Next match", show=False, id="match-next",
+            tooltip="After a find: jump to the next match (otherwise n writes a note)"),
+    Binding("N", "find_step(-1)", "Previous match", show=False, id="match-prev",
+            tooltip="After a find: jump to the previous match"),
+    Binding("escape", "clear_find", "Clear find", show=False, id="match-clear", tooltip="Clear find highlights"),
+]
+"""Keys of a text pane while a find is active."""
+
+LOCAL_TABLES: tuple[tuple[str, list[BindingType]], ...] = (
+    ("Run list", NAVIGATOR_BINDINGS),
+    ("Run search (/)", SEARCH_BINDINGS),
+    ("Find bar (ctrl+f)", FIND_BINDINGS),
+    ("Text panes after a find", TEXT_VIEW_BINDINGS),
+)
+"""Keys that belong to one widget, by help section."""
+
+DEFAULT_KEYS: dict[str, str] = {e.binding.id or "": e.binding.key for e in TABLE}
+"""Binding id -> default keys (for settings readers that validate a user's keymap)."""

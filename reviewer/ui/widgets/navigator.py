@@ -1,0 +1,332 @@
+"""The run list: runs grouped by session and task, one row each, on the line API.
+
+No widget per row: rows are plain tuples and only the rows on screen are rendered, so
+100,000 runs scroll like ten. Failure counts arrive progressively (``…`` until known); big
+lists are refiltered in a worker.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from rich.segment import Segment
+from textual import events, work
+from textual.cache import LRUCache
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
+
+from reviewer.model import Run
+from reviewer.ui.bindings import NAVIGATOR_BINDINGS
+from reviewer.ui.render import one_line
+from reviewer.ui.state import RunFilter
+from reviewer.ui.widgets.navrows import Keep, NavRow, Rows, build_rows, group_keys, haystack
+
+OUTCOME_SYMBOLS = {"pass": ("\u2713", "$text-success"), "fail": ("\u2717", "$text-error"),
+                   "error": ("!", "$text-warning")}
+UNKNOWN_OUTCOME = ("?", "$text-muted")
+SYNC_ROWS = 5_000
+"""Lists up to this many runs are rebuilt at once; bigger ones in a worker."""
+
+
+class RunNavigator(ScrollView, can_focus=True):
+    """The grouped, filterable list of runs with its own cursor."""
+
+    BINDINGS = NAVIGATOR_BINDINGS
+    COMPONENT_CLASSES = {"run-navigator--cursor", "run-navigator--group", "run-navigator--dim"}
+    DEFAULT_CSS = """
+    RunNavigator { background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden; }
+    RunNavigator > .run-navigator--cursor { background: $primary 30%; text-style: bold; }
+    RunNavigator:focus > .run-navigator--cursor { background: $primary 60%; }
+    RunNavigator > .run-navigator--group { color: $text-secondary; text-style: bold; }
+    RunNavigator > .run-navigator--dim { color: $text-muted; }
+    """
+
+    class RunChosen(Message):
+        """The cursor landed on a run (keyboard or mouse)."""
+
+        def __init__(self, run_key: str) -> None:
+            super().__init__()
+            self.run_key = run_key
+            """The chosen run."""
+
+    class Rebuilt(Message):
+        """The listed runs changed (filter, search, folding or counts)."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.runs: list[Run] = []
+        self.failures: Mapping[str, tuple[str, ...]] = {}
+        """Failure ids per run key, for runs counted so far (shared with the app)."""
+        self.labelled: Callable[[str], int] = lambda _key: 0
+        """How many failures of a run are labelled."""
+        self.filter = RunFilter.ALL
+        self.search = ""
+        self.folded: set[str] = set()
+        self.rows = Rows([])
+        self.order: list[str] = []
+        """Run keys that pass filter and search, in list order (what j/k/J/K walk)."""
+        self.current = ""
+        self.cursor = 0
+        self.empty_message = "loading\u2026"
+        """What the list says when it has no rows."""
+        self._haystack: dict[str, str] = {}
+        self._by_key: dict[str, Run] = {}
+        self._keys: list[str] = []
+        self._labels: dict[str, str] = {}
+        self._generation = 0
+        self._cursor_key = ""
+        self._cache: LRUCache[tuple[int, int, int], Strip] = LRUCache(256)
+        self._version = 0
+
+    # ---- data ----------------------------------------------------------------------------
+
+    def set_runs(self, runs: list[Run]) -> None:
+        """Show these runs (already in display order)."""
+        self.runs = runs
+        self._by_key = {r.key: r for r in runs}
+        self._keys = list(self._by_key)
+        self._haystack = {}
+        self._labels = {}
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Recompute rows after a change of runs, filter, search, folding or counts.
+
+        Small lists are rebuilt at once; big ones in a worker, so typing a search never stalls.
+        """
+        self._generation += 1
+        if len(self.runs) <= SYNC_ROWS:
+            if self.search and not self._haystack:
+                self._haystack = haystack(self.runs, self._keys)
+            keep = Keep(self.filter, self.search, self._haystack, self.failures, self.labelled)
+            rows, order = build_rows(self.runs, keep, self.folded, self._keys)
+            self.rows_built(self._generation, rows, order)
+        else:
+            self.build_in_worker(self._generation, self.filter, self.search, frozenset(self.folded))
+
+    @work(thread=True, exclusive=True, group="run-rows")
+    def build_in_worker(self, generation: int, filter: RunFilter, search: str, folded: frozenset[str]) -> None:
+        """Build rows for a big list (worker thread)."""
+        hay = self._haystack or (haystack(self.runs, self._keys) if search else {})
+        keep = Keep(filter, search, hay, self.failures, self.labelled)
+        rows, order = build_rows(self.runs, keep, folded, self._keys)
+        self.app.call_from_thread(self.rows_built, generation, rows, order, hay)
+
+    def rows_built(self, generation: int, rows: Rows, order: list[str],
+                   hay: dict[str, str] | None = None) -> None:
+        """Take new rows unless a newer rebuild was asked for meanwhile."""
+        if hay:
+            self._haystack = hay
+        if generation != self._generation:
+            return
+        self.rows, self.order = rows, order
+        if not self.runs:
+            self.empty_message = "no runs in this folder"
+        elif not rows:
+            self.empty_message = "no run matches (F: filter, /: search)"
+        self.virtual_size = Size(self.size.width, len(rows))
+        if self._cursor_key:
+            found = rows.index_of(self._cursor_key)
+            self.cursor = self.cursor if found is None else found
+            self._cursor_key = ""
+            self.scroll_to_row(self.cursor)
+        else:
+            self._place_cursor()
+        self.invalidate()
+        self.post_message(self.Rebuilt())
+
+    def counts_changed(self) -> None:
+        """Failure counts arrived: refilter when the filter depends on them, else repaint."""
+        if self.filter is RunFilter.ALL:
+            self.invalidate()
+        else:
+            self.rebuild()
+
+    def invalidate(self) -> None:
+        """Drop cached rows and repaint."""
+        self._version += 1
+        self._cache.clear()
+        self.refresh()
+
+    def show_run(self, run_key: str) -> None:
+        """Put the cursor on a run (unfolding its groups) without announcing it."""
+        self.current = run_key
+        run = self._by_key.get(run_key)
+        if run is not None and self.folded & set(group_keys(run)):
+            self.folded -= set(group_keys(run))
+            self.rebuild()
+            return
+        self._place_cursor()
+        self.invalidate()
+
+    def _place_cursor(self) -> None:
+        index = self.rows.row_of.get(self.current)
+        if index is not None:
+            self.cursor = index
+            self.scroll_to_row(index)
+            return
+        self.cursor = min(self.cursor, max(0, len(self.rows) - 1))
+
+    def scroll_to_row(self, index: int) -> None:
+        """Scroll so the row is visible."""
+        height = max(1, self.scrollable_content_region.height)
+        top = int(self.scroll_offset.y)
+        if index < top:
+            self.scroll_to(y=index, animate=False, immediate=True, force=True)
+        elif index >= top + height:
+            self.scroll_to(y=index - height + 1, animate=False, immediate=True, force=True)
+
+    def row_text(self, index: int) -> str:
+        """The plain text of a row as drawn (for tests)."""
+        return self._row_content(self.rows[index], self.size.width or 40).plain
+
+    # ---- keys and mouse ------------------------------------------------------------------
+
+    def move_to(self, index: int) -> None:
+        """Move the cursor; landing on a run chooses it."""
+        if not self.rows:
+            return
+        self.cursor = max(0, min(index, len(self.rows) - 1))
+        self.scroll_to_row(self.cursor)
+        self.invalidate()
+        row = self.rows[self.cursor]
+        if row.kind == "run" and row.key != self.current:
+            self.current = row.key
+            self.post_message(self.RunChosen(row.key))
+
+    def action_cursor(self, step: int) -> None:
+        """Move the cursor one row."""
+        self.move_to(self.cursor + step)
+
+    def action_page(self, step: int) -> None:
+        """Move the cursor one page."""
+        self.move_to(self.cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_edge(self, step: int) -> None:
+        """Move to the first or last row."""
+        self.move_to(0 if step < 0 else len(self.rows) - 1)
+
+    def toggle_group(self, key: str) -> None:
+        """Fold or unfold a group, keeping the cursor on it."""
+        self.folded ^= {key}
+        self._cursor_key = key
+        self.rebuild()
+
+    def action_activate(self) -> None:
+        """Enter: fold/unfold a group, or choose the run."""
+        if not self.rows:
+            return
+        row = self.rows[self.cursor]
+        if row.kind == "run":
+            self.post_message(self.RunChosen(row.key))
+        else:
+            self.toggle_group(row.key)
+
+    def action_fold(self, fold: bool) -> None:
+        """Fold (left) or unfold (right) the group under the cursor, or the run's group."""
+        if not self.rows:
+            return
+        row = self.rows[self.cursor]
+        key = group_keys(row.run)[1] if row.kind == "run" else row.key
+        if (key in self.folded) != fold and (row.kind != "run" or fold):
+            self.toggle_group(key)
+
+    def on_click(self, event: events.Click) -> None:
+        """Click a run to open it, a group to fold or unfold it."""
+        index = int(self.scroll_offset.y) + event.y
+        if not 0 <= index < len(self.rows):
+            return
+        self.cursor = index
+        row = self.rows[index]
+        if row.kind == "run":
+            self.current = row.key
+            self.post_message(self.RunChosen(row.key))
+            self.invalidate()
+        else:
+            self.toggle_group(row.key)
+
+    # ---- rendering -----------------------------------------------------------------------
+
+    def label(self, row: NavRow) -> str:
+        """The row's name, sanitised once and remembered."""
+        cached = self._labels.get(row.key)
+        if cached is None:
+            raw = row.run.session if row.kind == "session" else row.run.task if row.kind == "task" else row.run.model
+            cached = self._labels[row.key] = one_line(raw, 80)
+        return cached
+
+    def _row_content(self, row: NavRow, width: int) -> Content:
+        indent = ("  " if width >= 34 else " ") * row.depth
+        if row.kind != "run":
+            arrow = "\u25b8 " if row.key in self.folded else "\u25be "
+            left = Content.assemble(indent, arrow, (self.label(row), ".run-navigator--group"))
+            right = Content.styled(f" {row.runs}", ".run-navigator--dim")
+        else:
+            symbol, style = OUTCOME_SYMBOLS.get(row.run.outcome, UNKNOWN_OUTCOME)
+            left = Content.assemble(indent, (symbol, style), " ", self.label(row))
+            right = self._counts(row.key)
+        room = max(1, width - right.cell_length)
+        return left.truncate(room, ellipsis=True, pad=True) + right
+
+    def _counts(self, run_key: str) -> Content:
+        ids = self.failures.get(run_key)
+        if ids is None:
+            return Content.styled("   \u2026     ", ".run-navigator--dim")
+        if not ids:
+            return Content.styled("   0     ", ".run-navigator--dim")
+        done = min(self.labelled(run_key), len(ids))
+        progress = f"{done}/{len(ids)}"
+        return Content.assemble(f" {len(ids):>3} ", (f"{progress:>5}", "$text-success" if done == len(ids) else ""))
+
+    def render_line(self, y: int) -> Strip:
+        """Render one visible row."""
+        index = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        key = (index, width, self._version)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._render_row(index, width)
+            self._cache[key] = cached
+        return cached
+
+    def _render_row(self, index: int, width: int) -> Strip:
+        base = self.visual_style
+        if not 0 <= index < len(self.rows):
+            if index == 0 and self.empty_message:
+                notice = Content.styled(f" {self.empty_message}", ".run-navigator--dim").truncate(width)
+                segments = [Segment(t, s.rich_style) for t, s in notice.render(base, end="", parse_style=self._style)]
+                return Strip(segments).crop_extend(0, width, base.rich_style)
+            return Strip.blank(width, base.rich_style)
+        if index == self.cursor:
+            base = base + self.get_visual_style("run-navigator--cursor", partial=True)
+        content = self._row_content(self.rows[index], width)
+        segments = [Segment(text, style.rich_style) for text, style in content.render(base, end="", parse_style=self._style)]
+        return Strip(segments).crop_extend(0, width, base.rich_style)
+
+    def _style(self, style: str | VisualStyle) -> VisualStyle:
+        if isinstance(style, VisualStyle):
+            return style
+        if style.startswith("."):
+            return self.get_visual_style(style[1:], partial=True)
+        return VisualStyle.parse(style)
+
+    def on_mount(self) -> None:
+        """Repaint when the theme changes (rows hold theme variables)."""
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.invalidate())
+
+    def on_focus(self, _event: events.Focus) -> None:
+        """Focus changes the styles: redraw."""
+        self.invalidate()
+
+    def on_blur(self, _event: events.Blur) -> None:
+        """Focus changes the styles: redraw."""
+        self.invalidate()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Rows are cut to the width: redraw them."""
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        self.invalidate()

@@ -1,0 +1,382 @@
+"""A read-only text view on Textual's line API: only the visible lines are ever rendered.
+
+Shared by the Code, Grader and Transcript panes. Lines are held as
+:class:`textual.content.Content` (built from plain strings, never markup); each frame renders
+just the rows on screen, cropped to the visible columns, so a 20,000-line file or a line of
+millions of characters scrolls at the same speed as a short one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from textual import events
+from textual.cache import LRUCache
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
+
+from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
+
+
+def fold(line: Content, width: int) -> list[Content]:
+    """Wrap a line at ``width``; continuation rows keep the line's indent."""
+    if len(line) <= width:
+        return [line]
+    plain = line.plain
+    indent = min(len(plain) - len(plain.lstrip(" ")), width // 2)
+    head, rest = line[:indent], line[indent:]
+    parts = rest.wrap(max(1, width - indent)) or [rest]
+    pad = Content(" " * indent)
+    return [head + parts[0], *(pad + part for part in parts[1:])]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One screen row: which logical line it shows and the part of it (wrapped views)."""
+
+    line: int
+    content: Content
+
+
+class TextView(ScrollView, can_focus=True):
+    """Scrollable lines of Content with an optional gutter, a marked line and find highlights."""
+
+    COMPONENT_CLASSES = {
+        "text-view--gutter",
+        "text-view--marked",
+        "text-view--match",
+        "text-view--current-match",
+    }
+
+    DEFAULT_CSS = """
+    TextView {
+        background: $surface;
+        color: $foreground;
+        scrollbar-size: 1 1;
+    }
+    TextView > .text-view--gutter { color: $text-muted; }
+    TextView > .text-view--marked { background: $primary 25%; }
+    TextView > .text-view--match { background: $warning 40%; }
+    TextView > .text-view--current-match { background: $warning; color: $text; }
+    """
+
+    BINDINGS = TEXT_VIEW_BINDINGS
+
+    class LineClicked(Message):
+        """A line was clicked."""
+
+        def __init__(self, view: "TextView", line: int) -> None:
+            super().__init__()
+            self.view = view
+            """The view that was clicked."""
+            self.line = line
+            """The logical line index."""
+
+        @property
+        def control(self) -> "TextView":
+            """The view that was clicked."""
+            return self.view
+
+    def __init__(self, *, line_numbers: bool = False, wrap: bool = False, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.line_numbers = line_numbers
+        """Show line numbers."""
+        self.numbered = line_numbers
+        """Line numbers are shown for the current lines (not for a notice)."""
+        self.wrap = wrap
+        """Fold long lines at the view's width instead of scrolling sideways."""
+        if wrap:
+            self.styles.overflow_x = "hidden"
+        self.lines: list[Content] = []
+        """The logical lines."""
+        self.marked: int | None = None
+        """A logical line to show highlighted (the current failure or turn)."""
+        self.marked_lines: frozenset[int] = frozenset()
+        """Further logical lines shown highlighted (a whole turn)."""
+        self.find_query = ""
+        """The text being found, "" when find is off."""
+        self.matches: list[tuple[int, int]] = []
+        """(line, column) of every match of the find query."""
+        self.current_match = -1
+        """Index into ``matches`` of the match jumped to."""
+        self._width = 0
+        self._rows: list[Row] | None = None
+        self._first_row: list[int] = []
+        self._wrapped_at = -1
+        self._cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(512)
+        self._styles: dict[str, VisualStyle] = {}
+        self._version = 0
+
+    def on_mount(self) -> None:
+        """Re-render when the theme changes (styles hold theme variables)."""
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: object) -> None:
+        self._styles.clear()
+        self.invalidate()
+
+    # ---- content -------------------------------------------------------------------------
+
+    def set_lines(self, lines: list[Content], width: int | None = None, keep_scroll: bool = False) -> None:
+        """Replace the lines (``width``: the widest line in characters, measured if None)."""
+        self.numbered = self.line_numbers
+        self.lines = lines
+        self._width = width if width is not None else max((len(line) for line in lines), default=0)
+        self.matches = []
+        self.current_match = -1
+        if self.find_query:
+            self._collect_matches()
+        self._rows = None
+        self._wrapped_at = -1
+        self._update_virtual_size()
+        if not keep_scroll:
+            self.scroll_to(0, 0, animate=False, force=True)
+        self.invalidate()
+
+    def show_notice(self, text: str, style: str = "$text-muted") -> None:
+        """Show a one-line message instead of content (no line number)."""
+        self.set_lines([Content.styled(text, style)])
+        self.numbered = False
+        self._update_virtual_size()
+
+    def plain_lines(self) -> list[str]:
+        """The lines as plain text (for tests and copying)."""
+        return [line.plain for line in self.lines]
+
+    def invalidate(self) -> None:
+        """Drop cached rows and repaint."""
+        self._version += 1
+        self._cache.clear()
+        self.refresh()
+
+    def set_marked(self, line: int | None, lines: frozenset[int] = frozenset(), scroll: bool = True) -> None:
+        """Highlight a line (and optionally a group of lines) and scroll it into view."""
+        self.marked = line
+        self.marked_lines = lines
+        self.invalidate()
+        if scroll and line is not None:
+            self.scroll_to_line(line)
+
+    @property
+    def gutter_width(self) -> int:
+        """Cells taken by line numbers."""
+        return len(str(len(self.lines))) + 2 if self.numbered else 0
+
+    def _text_width(self) -> int:
+        return max(1, self.scrollable_content_region.width - self.gutter_width)
+
+    def _ensure_rows(self) -> list[Row] | None:
+        """Wrapped rows for the current width (None when not wrapping)."""
+        if not self.wrap:
+            return None
+        width = self._text_width()
+        if self._rows is None or self._wrapped_at != width:
+            rows: list[Row] = []
+            first: list[int] = []
+            for index, line in enumerate(self.lines):
+                first.append(len(rows))
+                rows.extend(Row(index, part) for part in fold(line, width))
+            self._rows, self._first_row, self._wrapped_at = rows, first, width
+        return self._rows
+
+    def row_count(self) -> int:
+        """Rows on screen when fully scrolled through."""
+        rows = self._ensure_rows()
+        return len(rows) if rows is not None else len(self.lines)
+
+    def row_of_line(self, line: int) -> int:
+        """The first row showing a logical line."""
+        rows = self._ensure_rows()
+        if rows is None:
+            return line
+        return self._first_row[line] if 0 <= line < len(self._first_row) else 0
+
+    def line_of_row(self, row: int) -> int:
+        """The logical line a row shows (-1 past the end)."""
+        rows = self._ensure_rows()
+        if rows is None:
+            return row if 0 <= row < len(self.lines) else -1
+        return rows[row].line if 0 <= row < len(rows) else -1
+
+    def _update_virtual_size(self) -> None:
+        if self.wrap:
+            self.virtual_size = Size(self._text_width() + self.gutter_width, self.row_count())
+        else:
+            self.virtual_size = Size(self._width + self.gutter_width + 1, len(self.lines))
+
+    def on_focus(self, _event: events.Focus) -> None:
+        """Focus changes the styles: redraw."""
+        self.invalidate()
+
+    def on_blur(self, _event: events.Blur) -> None:
+        """Focus changes the styles: redraw."""
+        self.invalidate()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Re-wrap at the new width; keep the marked line in view (a pane shown again)."""
+        if self.wrap:
+            self._rows = None
+            self._update_virtual_size()
+        self.invalidate()
+        if self.marked is not None and not self.line_visible(self.marked):
+            self.scroll_to_line(self.marked)
+
+    def line_visible(self, line: int) -> bool:
+        """Whether a logical line is on screen."""
+        row = self.row_of_line(line)
+        top = int(self.scroll_offset.y)
+        return top <= row < top + max(1, self.scrollable_content_region.height)
+
+    def scroll_to_line(self, line: int, column: int = 0, center: bool = True) -> None:
+        """Bring a logical line (and a column of it) into view (after the next layout)."""
+        self.call_after_refresh(self._scroll_to_line, line, column, center)
+
+    def _scroll_to_line(self, line: int, column: int, center: bool) -> None:
+        if line >= len(self.lines):
+            return
+        row = self.row_of_line(line)
+        height = max(1, self.scrollable_content_region.height)
+        y = max(0, row - height // 3) if center else row
+        if self.scroll_offset.y <= row < self.scroll_offset.y + height and not center:
+            y = self.scroll_offset.y
+        x = None
+        if not self.wrap:
+            width = self._text_width()
+            if not self.scroll_offset.x <= column < self.scroll_offset.x + width:
+                x = max(0, column - width // 3)
+        self.scroll_to(x, y, animate=False, immediate=True, force=True)
+
+    # ---- find ----------------------------------------------------------------------------
+
+    def find(self, query: str) -> int:
+        """Highlight every match of ``query`` (case-insensitive); jump to the first. Returns the count."""
+        self.find_query = query
+        self._collect_matches()
+        self.current_match = -1
+        if self.matches:
+            top = self.line_of_row(int(self.scroll_offset.y))
+            self.current_match = next((i for i, (ln, _c) in enumerate(self.matches) if ln >= top), 0)
+            self._jump()
+        self.invalidate()
+        return len(self.matches)
+
+    def _collect_matches(self) -> None:
+        self.matches = []
+        if not self.find_query:
+            return
+        pattern = re.compile(re.escape(self.find_query), re.IGNORECASE)
+        for index, line in enumerate(self.lines):
+            for found in pattern.finditer(line.plain):
+                self.matches.append((index, found.start()))
+                if len(self.matches) >= 100_000:
+                    return
+
+    def find_step(self, step: int = 1) -> int:
+        """Jump to the next (+1) or previous (-1) match; returns its 1-based number (0: none)."""
+        if not self.matches:
+            return 0
+        self.current_match = (self.current_match + step) % len(self.matches)
+        self._jump()
+        self.invalidate()
+        return self.current_match + 1
+
+    def clear_find(self) -> None:
+        """Turn find highlights off."""
+        self.find_query = ""
+        self.matches = []
+        self.current_match = -1
+        self.invalidate()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Find keys only act while a find is active; otherwise the key goes to the app."""
+        if action in ("find_step", "clear_find"):
+            return bool(self.find_query)
+        return True
+
+    def action_find_step(self, step: int) -> None:
+        """Jump to another match."""
+        self.find_step(step)
+
+    def action_clear_find(self) -> None:
+        """Turn find off."""
+        self.clear_find()
+
+    def _jump(self) -> None:
+        line, column = self.matches[self.current_match]
+        self.scroll_to_line(line, column)
+
+    # ---- rendering -----------------------------------------------------------------------
+
+    def _style(self, style: str | VisualStyle) -> VisualStyle:
+        if isinstance(style, VisualStyle):
+            return style
+        cached = self._styles.get(style)
+        if cached is None:
+            try:
+                cached = VisualStyle.parse(style)
+            except Exception:
+                cached = VisualStyle()
+            self._styles[style] = cached
+        return cached
+
+    def render_line(self, y: int) -> Strip:
+        """Render one visible row."""
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        key = (scroll_y + y, scroll_x, width, self._version)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._render_row(scroll_y + y, scroll_x, width)
+            self._cache[key] = cached
+        return cached
+
+    def _render_row(self, row: int, scroll_x: int, width: int) -> Strip:
+        base = self.visual_style
+        rows = self._ensure_rows()
+        if rows is not None:
+            if row >= len(rows):
+                return Strip.blank(width, base.rich_style)
+            line, content = rows[row].line, rows[row].content
+            first = self._first_row[line] == row
+            scroll_x = 0
+        else:
+            if row >= len(self.lines):
+                return Strip.blank(width, base.rich_style)
+            line, content, first = row, self.lines[row], True
+        if line == self.marked or line in self.marked_lines:
+            base = base + self.get_visual_style("text-view--marked", partial=True)
+        segments: list[Segment] = []
+        if self.numbered:
+            number = f"{line + 1:>{self.gutter_width - 2}}  " if first else " " * self.gutter_width
+            gutter_style = base + self.get_visual_style("text-view--gutter", partial=True)
+            segments.append(Segment(number, gutter_style.rich_style))
+        visible = content[scroll_x : scroll_x + width + 1] if scroll_x or len(content) > width + 1 else content
+        if self.find_query:
+            visible = self._mark_matches(visible, line, scroll_x)
+        for text, style in visible.render(base, end="", parse_style=self._style):
+            segments.append(Segment(text, style.rich_style))
+        return Strip(segments).crop_extend(0, width, base.rich_style)
+
+    def _mark_matches(self, visible: Content, line: int, scroll_x: int) -> Content:
+        current = self.matches[self.current_match] if 0 <= self.current_match < len(self.matches) else None
+        match_style = self.get_visual_style("text-view--match", partial=True)
+        current_style = self.get_visual_style("text-view--current-match", partial=True)
+        pattern = re.compile(re.escape(self.find_query), re.IGNORECASE)
+        for found in pattern.finditer(visible.plain):
+            is_current = current is not None and current == (line, found.start() + scroll_x)
+            visible = visible.stylize(current_style if is_current else match_style, found.start(), found.end())
+        return visible
+
+    def on_click(self, event: events.Click) -> None:
+        """Report which line was clicked."""
+        row = int(self.scroll_offset.y) + event.y
+        line = self.line_of_row(row)
+        if line >= 0:
+            self.post_message(self.LineClicked(self, line))

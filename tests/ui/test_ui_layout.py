@@ -1,0 +1,288 @@
+"""Pilot tests: layout at both sizes, panes, filter, search, find, help, palette, keymap, labels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+from uihelp import make_app, press, settle, sync
+
+from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
+from reviewer.ui.labelling import PENDING
+from reviewer.ui.screens.errors import ErrorsScreen
+from reviewer.ui.screens.help import HelpScreen
+from reviewer.ui.widgets.chrome import PANE_IDS, NavigatorPanel, PaneTabs
+from reviewer.ui.widgets.code import CodePane
+from reviewer.ui.widgets.navigator import RunNavigator
+from reviewer.ui.widgets.pane import Pane
+from reviewer.ui.widgets.text_view import TextView
+
+TITLES = {"brief": "Brief", "code": "Code", "grader": "Grader", "transcript": "Transcript"}
+
+
+def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """Messages notified so far."""
+    return [n.message for n in app._notifications]
+
+
+@sync
+async def test_wide_screen_shows_all_four_panes_beside_the_run_list(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        screen = app.review_screen
+        regions = []
+        for pane_id in PANE_IDS:
+            pane = screen.query_one(f"#{pane_id}", Pane)
+            assert str(pane.border_title) == TITLES[pane_id]
+            assert pane.region.width > 40 and pane.region.height > 10
+            regions.append(pane.region)
+        assert len({(r.x, r.y) for r in regions}) == 4
+        nav = screen.query_one(NavigatorPanel)
+        assert nav.region.width > 20 and all(nav.region.right <= r.x for r in regions)
+        assert not screen.query_one(PaneTabs).display
+
+
+@sync
+async def test_narrow_screen_reaches_every_pane_with_tab_and_the_tab_follows(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.review_screen
+        tabs = screen.query_one(PaneTabs)
+        assert tabs.display and tabs.region.height > 0
+        assert isinstance(app.focused, RunNavigator)
+        reached = []
+        for _ in range(5):  # brief, code, checks, output, transcript
+            await press(app, pilot, "tab")
+            pane = screen.pane_of(app.focused)
+            assert pane is not None, (app.focused, reached)
+            assert pane.region.width > 30 and pane.region.height > 5
+            assert tabs.active == f"tab-{pane.id}"
+            for other in PANE_IDS:
+                assert screen.query_one(f"#{other}").region.height == 0 or other == pane.id
+            reached.append(pane.id)
+        assert set(reached) == set(PANE_IDS)
+        await press(app, pilot, "tab")
+        assert isinstance(app.focused, RunNavigator)
+        await press(app, pilot, "shift+tab")
+        assert screen.pane_of(app.focused).id == "transcript"  # type: ignore[union-attr]
+        code_lines = screen.query_one(CodePane).view.plain_lines()
+        assert any("IIII" in line for line in code_lines)
+
+
+@sync
+async def test_clicking_a_tab_shows_that_pane(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.click("#tab-grader")
+        await settle(app, pilot)
+        screen = app.review_screen
+        assert screen.active_pane == "grader"
+        assert screen.query_one("#grader").region.height > 5
+        assert screen.pane_of(app.focused).id == "grader"  # type: ignore[union-attr]
+
+
+@sync
+async def test_maximise_and_restore_the_focused_pane(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "tab", "tab")
+        assert isinstance(app.focused, TextView) and app.focused.id == "code-view"
+        await press(app, pilot, "m")
+        assert app.screen.maximized is app.review_screen.query_one(CodePane)
+        await press(app, pilot, "m")
+        assert app.screen.maximized is None
+
+
+@sync
+async def test_toggle_navigator(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        nav = app.review_screen.query_one(NavigatorPanel)
+        await press(app, pilot, "ctrl+b")
+        assert not nav.display
+        assert app.review_screen.pane_of(app.focused) is not None
+        await press(app, pilot, "ctrl+b")
+        assert nav.display
+
+
+class Labels:
+    """A label source with one run fully labelled."""
+
+    def labelled(self, run_key: str) -> int:
+        return 2 if run_key == "s1/roman-go--model-a" else 0
+
+    def verdict(self, failure_id: str) -> str:
+        return "capability" if failure_id.startswith("s1/roman-go--model-a#") else ""
+
+
+@sync
+async def test_filter_cycles_failing_unlabelled_all(basic: Path) -> None:
+    app = make_app(basic, labels=Labels())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        nav = app.review_screen.query_one(RunNavigator)
+        assert len(nav.order) == 5
+        assert "2/6 labelled" in str(app.review_screen.query_one("#status", Static).content)
+        assert "[capability]" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]
+        row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
+        assert nav.row_text(row).rstrip().endswith("2/2")
+        await press(app, pilot, "F")
+        assert nav.filter.value == "failing"
+        assert nav.order == ["s1/roman-go--model-a", "s2/connected--model-a", "s2/connected--model-c"]
+        await press(app, pilot, "F")
+        assert nav.filter.value == "unlabelled"
+        assert nav.order == ["s2/connected--model-a", "s2/connected--model-c"]
+        await press(app, pilot, "j")
+        assert app.selection.run_key == "s2/connected--model-a"
+        await press(app, pilot, "F")
+        assert nav.filter.value == "all" and len(nav.order) == 5
+
+
+@sync
+async def test_search_filters_runs_and_escape_clears(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        nav = app.review_screen.query_one(RunNavigator)
+        await press(app, pilot, "slash")
+        assert app.focused is not None and app.focused.id == "run-search"
+        await pilot.press(*"model-c")
+        await pilot.pause(0.3)
+        await settle(app, pilot)
+        assert nav.order == ["s2/connected--model-c"]
+        assert app.selection.run_key == "s1/roman-go--model-a"  # typing j/k letters did not navigate
+        await press(app, pilot, "enter")
+        assert isinstance(app.focused, RunNavigator)
+        await press(app, pilot, "j")
+        assert app.selection.run_key == "s2/connected--model-c"
+        await press(app, pilot, "slash", "escape")
+        assert len(nav.order) == 5
+
+
+@sync
+async def test_find_in_pane_highlights_and_steps(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "tab", "tab", "tab", "tab")
+        assert app.focused is not None and app.focused.id == "output"
+        await press(app, pilot, "ctrl+f")
+        assert app.focused is not None and app.focused.id == "find-input"
+        await pilot.press(*"fail")
+        await settle(app, pilot)
+        output = app.review_screen.query_one("#output", TextView)
+        assert len(output.matches) == 4  # 3 x FAIL, 1 x failed
+        first = output.current_match
+        await press(app, pilot, "enter")
+        assert output.current_match == (first + 1) % 4
+        assert f"{output.current_match + 1}/4" in str(app.review_screen.query_one("#find-count", Static).content)
+        await press(app, pilot, "escape")
+        assert app.focused is output
+        await press(app, pilot, "n")
+        assert output.current_match == (first + 2) % 4
+        await press(app, pilot, "escape", "n")
+        assert not output.find_query
+        assert any(PENDING in m for m in notes(app))
+
+
+@sync
+async def test_help_lists_every_binding_including_labelling(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text", Static).content)
+        for e in TABLE:
+            assert e.binding.id in text and e.binding.description in text
+        for binding_id in LABELLING_IDS:
+            assert binding_id in text
+        for binding_id in ("next-failure", "prev-failure", "next-run", "prev-run", "transcript-forward",
+                           "transcript-back", "next-attempt", "prev-attempt", "next-file", "toggle-diff",
+                           "focus-next", "focus-prev", "maximise", "search-runs", "cycle-filter", "find-in-pane",
+                           "copy-failure", "help", "quit", "label-specification", "label-capability", "clear-label",
+                           "undo", "note", "tags", "defer"):
+            assert binding_id in BY_ID and binding_id in text
+        await press(app, pilot, "escape")
+        assert app.screen is app.review_screen
+
+
+@sync
+async def test_labelling_keys_are_routed_to_stubs(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        before = app.selection
+        await press(app, pilot, "s", "c", "x", "u", "ctrl+z", "n", "t", "space")
+        assert app.selection == before
+        assert sum(PENDING in m for m in notes(app)) == 8
+
+
+@sync
+async def test_keymap_remaps_by_id_and_help_follows(basic: Path) -> None:
+    app = make_app(basic, keymap={"next-failure": "g"})
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "j")
+        assert app.selection.failure_id.endswith("TestToRoman")
+        await press(app, pilot, "g")
+        assert app.selection.failure_id.endswith("TestRoundTrip")
+        await press(app, pilot, "question_mark")
+        text = str(app.screen.query_one("#help-text", Static).content)
+        line = next(ln for ln in text.splitlines() if "next-failure" in ln)
+        assert line.strip().startswith("g ")
+
+
+@sync
+async def test_command_palette_runs_binding_actions(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "ctrl+p")
+        await pilot.press(*"next failure")
+        await pilot.pause(0.5)
+        await press(app, pilot, "enter")
+        await settle(app, pilot)
+        assert app.selection.failure_id.endswith("TestRoundTrip")
+
+
+@sync
+async def test_copy_failure(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "y")
+        assert app.clipboard == 's1/roman-go--model-a#heldout:TestToRoman\nToRoman(4) = "IIII", want "IV"'
+
+
+@sync
+async def test_load_errors_are_counted_and_listed(basic: Path) -> None:
+    broken = basic / "s1" / "runs" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "run.toml").write_text("format = 1\n[run\n")
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        assert "1 not loaded" in str(app.review_screen.query_one("#status", Static).content)
+        await press(app, pilot, "E")
+        assert isinstance(app.screen, ErrorsScreen)
+        lines = app.screen.query_one(TextView).plain_lines()
+        assert any(line.startswith("s1/runs/broken/run.toml") for line in lines)
+
+
+@sync
+async def test_theme_change_repaints_without_errors(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        app.theme = "textual-light"
+        await settle(app, pilot)
+        await press(app, pilot, "j", "d")
+        app.theme = "textual-dark"
+        await settle(app, pilot)
+        assert app.is_running and app.selection.diff

@@ -1,0 +1,34 @@
+"""100,000 runs: the list, filters, search and navigation keep answering keys."""
+
+from __future__ import annotations
+
+from uihelp import press, settle, sync
+from uikit import MemoryStore
+
+from reviewer.ui.app import ReviewApp
+from reviewer.ui.widgets.navigator import RunNavigator
+
+
+@sync
+async def test_a_hundred_thousand_runs() -> None:
+    app = ReviewApp(MemoryStore(100_000))  # type: ignore[arg-type]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        nav = app.review_screen.query_one(RunNavigator)
+        assert len(nav.order) == 100_000 and len(app.failure_ids) == 100_000
+        assert app.selection.run_key == "s0/run-000001"
+        await press(app, pilot, "j", "J", "J")
+        assert app.selection.run_key == "s0/run-000004"
+        await press(app, pilot, "end")
+        assert app.selection.run_key == "s9/run-099999"
+        assert nav.scroll_offset.y > 100_000
+        await press(app, pilot, "F")
+        assert len(nav.order) == 66_666
+        await press(app, pilot, "slash")
+        await pilot.press(*"model-3")
+        await pilot.pause(0.3)
+        await settle(app, pilot)
+        assert 0 < len(nav.order) < 20_000
+        await press(app, pilot, "enter", "home", "j")
+        assert "model-3" in app.selection.run_key or app.runs_by_key[app.selection.run_key].model == "model-3"
+        assert app.is_running

@@ -1,0 +1,54 @@
+"""Helpers for the UI tests: build an app, let workers settle, press keys, run async tests."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from textual.pilot import Pilot
+from textual.worker import WorkerState
+
+from reviewer.store.sessions import SessionStore
+from reviewer.ui.app import ReviewApp
+
+
+def make_app(folder: Path, **kwargs: Any) -> ReviewApp:
+    """An app on a folder."""
+    return ReviewApp(SessionStore(folder), **kwargs)
+
+
+async def settle(app: ReviewApp, pilot: Pilot[Any], rounds: int = 6) -> None:
+    """Let workers finish and their results land (workers may start more workers).
+
+    Waits on worker states rather than ``wait_for_complete``, which refuses a worker created
+    but not started yet.
+    """
+    busy = (WorkerState.PENDING, WorkerState.RUNNING)
+    for _ in range(rounds):
+        await pilot.pause()
+        deadline = time.monotonic() + 60
+        while any(worker.state in busy for worker in app.workers):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"workers still busy: {list(app.workers)}")
+            await asyncio.sleep(0.01)
+    await pilot.pause()
+
+
+async def press(app: ReviewApp, pilot: Pilot[Any], *keys: str) -> None:
+    """Press keys one by one, settling after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(app, pilot, 3)
+
+
+def sync(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async Pilot test with asyncio (no async pytest plugin needed)."""
+
+    @functools.wraps(test)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return wrapper
