@@ -17,11 +17,17 @@ from textual.content import Content
 from textual.reactive import reactive
 
 from reviewer.model import Failure, LoadError, Run
+from reviewer.store.config import Settings
+from reviewer.store.identity import resolve_reviewer
+from reviewer.store.labeller import Labeller
+from reviewer.store.labels import LabelStore
+from reviewer.store.progress import Progress
 from reviewer.store.sessions import SessionStore
+from reviewer.store.tags import load_vocabulary
 from reviewer.ui.actions import NavigationActions
 from reviewer.ui.bindings import BINDINGS, apply_keymap
 from reviewer.ui.commands import BindingCommands
-from reviewer.ui.labelling import LabellingActions, LabelSource, NoLabels
+from reviewer.ui.labelling import LabellingActions
 from reviewer.ui.loading import LoadingWorkers
 from reviewer.ui.screens.review import ReviewScreen
 from reviewer.ui.state import RunDetail, Selection, Tally, Target, select_failure, tally, turn_for_attempt
@@ -56,14 +62,20 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
         store: SessionStore,
         start_failure: str | None = None,
         reviewer: str | None = None,
-        labels: LabelSource | None = None,
         keymap: Mapping[str, str] | None = None,
+        labeller: Labeller | None = None,
+        settings: Settings | None = None,
+        warnings: list[str] | None = None,
     ) -> None:
         super().__init__()
         self.store = store
         self.start_failure = start_failure or ""
-        self.reviewer = reviewer or ""
-        self.labels: LabelSource = labels or NoLabels()
+        self.settings = settings or Settings()
+        self.reviewer = reviewer or self.settings.reviewer or resolve_reviewer(None)
+        self.labeller = labeller or Labeller(store, LabelStore(store.root, self.reviewer))
+        self.labels = Progress(self.labeller)
+        self.vocabulary, vocabulary_warning = load_vocabulary(store.root)
+        self.startup_warnings = [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])]
         self.runs: list[Run] = []
         self.runs_by_key: dict[str, Run] = {}
         self.load_errors: list[LoadError] = []
@@ -103,6 +115,9 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
         nav = self.navigator
         nav.failures = self.failure_ids
         nav.labelled = self.labels.labelled
+        nav.deferred = self.labels.deferred
+        for warning in self.startup_warnings:
+            self.notify(warning, title="Settings", severity="warning", timeout=30, markup=False)
         self.refresh_status()
         self.scan_folder()
 
@@ -119,6 +134,8 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
         """A new run loads its details; the list and status follow."""
         if new.run_key != old.run_key and new.run_key:
             self.load_detail(new.run_key)
+        if new.failure_id and new.failure_id != old.failure_id:
+            self.prefetch_evidence(new.run_key, new.failure_id)
         self.navigator.show_run(new.run_key)
         self.refresh_status()
 
@@ -184,6 +201,9 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
                 parts += ["  \u00b7  ", (f"counting {counts.counted:,}/{counts.runs:,} runs\u2026", "$text-muted")]
             if self.count_errors:
                 parts += ["  \u00b7  ", (f"{len(self.count_errors)} runs could not be parsed", "$text-error")]
+        pending = self.labeller.labels.pending_count()
+        if pending:
+            parts += ["  \u00b7  ", (f"\u26a0 {pending} decision(s) not saved yet", "bold $text-error")]
         if self.load_errors:
             parts += ["  \u00b7  ", (f"\u26a0 {len(self.load_errors)} not loaded (E)", "bold $text-warning")]
         bar.update(Content.assemble(*parts))

@@ -49,7 +49,12 @@ class LoadingWorkers(App[int]):
     def scan_folder(self) -> None:
         """Scan the sessions folder (worker thread)."""
         corpus = self.me.store.scan()
+        self.me.labeller.evidence_cache.clear()
+        problems = self.me.labeller.labels.load(sorted(corpus.sessions))
+        redirected = self.me.labeller.labels.redirected
         self.call_from_thread(self.folder_scanned, list(corpus.runs), list(corpus.errors))
+        self.call_from_thread(self.me.labels_loaded, problems, str(redirected) if redirected else "")
+        self.me.check_labels()
 
     def folder_scanned(self, runs: list[Run], errors: list[LoadError]) -> None:
         """Show the runs, start counting, open at the first (or the asked-for) failure."""
@@ -68,7 +73,7 @@ class LoadingWorkers(App[int]):
         if self.me.start_failure:
             self.open_failure(self.me.start_failure)
         elif runs:
-            self.seek(Selection(), 1, list(self.me.runs_by_key))
+            self.me.seek_unlabelled(Selection(), list(self.me.navigator.order or self.me.runs_by_key))
         else:
             self.notify("No runs in this folder.", severity="warning", markup=False)
             self.me.refresh_status()

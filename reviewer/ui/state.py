@@ -41,10 +41,11 @@ class RunFilter(str, enum.Enum):
     ALL = "all"
     FAILING = "failing"
     UNLABELLED = "unlabelled"
+    DEFERRED = "deferred"
 
     def next(self) -> "RunFilter":
-        """The filter ``F`` switches to: failing, unlabelled, all, failing..."""
-        order = [RunFilter.FAILING, RunFilter.UNLABELLED, RunFilter.ALL]
+        """The filter ``F`` switches to: failing, unlabelled, deferred, all, failing..."""
+        order = [RunFilter.FAILING, RunFilter.UNLABELLED, RunFilter.DEFERRED, RunFilter.ALL]
         return order[(order.index(self) + 1) % len(order)]
 
 
@@ -277,3 +278,42 @@ def tally(
             total += len(ids)
             done += min(labelled(key), len(ids))
     return Tally(before, total, done, counted, len(order))
+
+
+def next_matching(
+    order: Sequence[str],
+    lookup: Callable[[str], tuple[str, ...] | None],
+    current: Selection,
+    wanted: Callable[[str], bool],
+) -> Target | Unknown | None:
+    """The next failure after the current one that ``wanted`` accepts, across runs, wrapping.
+
+    Used after a label to move on to the next failure this reviewer has not labelled yet.
+    Returns Unknown when a run on the way is not counted yet, None when no failure qualifies.
+    """
+    if not order:
+        return None
+    try:
+        start = order.index(current.run_key)
+    except ValueError:
+        start = -1
+    if start >= 0:
+        own = lookup(current.run_key)
+        if own is None:
+            return Unknown(current.run_key)
+        after = own.index(current.failure_id) + 1 if current.failure_id in own else 0
+        for fid in own[after:]:
+            if wanted(fid):
+                return Target(current.run_key, fid)
+    n = len(order)
+    for step in range(1, n + 1):
+        key = order[(start + step) % n]
+        ids = lookup(key)
+        if ids is None:
+            return Unknown(key)
+        for fid in ids:
+            if key == current.run_key and fid == current.failure_id:
+                return None
+            if wanted(fid):
+                return Target(key, fid)
+    return None

@@ -8,7 +8,7 @@ from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 
 from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
-from reviewer.ui.labelling import PENDING
+from reviewer.ui.screens.annotate import NoteScreen
 from reviewer.ui.screens.errors import ErrorsScreen
 from reviewer.ui.screens.help import HelpScreen
 from reviewer.ui.widgets.chrome import PANE_IDS, NavigatorPanel, PaneTabs
@@ -110,27 +110,37 @@ async def test_toggle_navigator(basic: Path) -> None:
         assert nav.display
 
 
-class Labels:
-    """A label source with one run fully labelled."""
+def label_run(folder: Path, run_key: str, reviewer: str, verdict: str) -> None:
+    """Label every failure of a run through the app's own label path."""
+    from reviewer.model.label import Verdict
+    from reviewer.store.labeller import Labeller
+    from reviewer.store.labels import LabelStore
+    from reviewer.store.sessions import SessionStore
 
-    def labelled(self, run_key: str) -> int:
-        return 2 if run_key == "s1/roman-go--model-a" else 0
-
-    def verdict(self, failure_id: str) -> str:
-        return "capability" if failure_id.startswith("s1/roman-go--model-a#") else ""
+    store = SessionStore(folder)
+    store.scan()
+    labeller = Labeller(store, LabelStore(folder, reviewer))
+    run = store.run(run_key)
+    assert run is not None
+    for failure in store.failures(run):
+        labeller.decide(failure.id, Verdict(verdict))
 
 
 @sync
-async def test_filter_cycles_failing_unlabelled_all(basic: Path) -> None:
-    app = make_app(basic, labels=Labels())
+async def test_filter_cycles_failing_unlabelled_deferred_all(basic: Path) -> None:
+    label_run(basic, "s1/roman-go--model-a", "tester", "capability")
+    app = make_app(basic, reviewer="tester")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         nav = app.review_screen.query_one(RunNavigator)
         assert len(nav.order) == 5
         assert "2/6 labelled" in str(app.review_screen.query_one("#status", Static).content)
-        assert "[capability]" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]
+        assert app.selection.run_key == "s2/connected--model-a"  # opens at the first unlabelled failure
         row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
-        assert nav.row_text(row).rstrip().endswith("2/2")
+        assert nav.row_text(row).rstrip().endswith("\u2713 done")
+        await press(app, pilot, "K", "K")
+        assert app.selection.run_key == "s1/roman-go--model-a"
+        assert "\u25b2 capability" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]
         await press(app, pilot, "F")
         assert nav.filter.value == "failing"
         assert nav.order == ["s1/roman-go--model-a", "s2/connected--model-a", "s2/connected--model-c"]
@@ -139,6 +149,8 @@ async def test_filter_cycles_failing_unlabelled_all(basic: Path) -> None:
         assert nav.order == ["s2/connected--model-a", "s2/connected--model-c"]
         await press(app, pilot, "j")
         assert app.selection.run_key == "s2/connected--model-a"
+        await press(app, pilot, "F")
+        assert nav.filter.value == "deferred" and nav.order == []
         await press(app, pilot, "F")
         assert nav.filter.value == "all" and len(nav.order) == 5
 
@@ -187,7 +199,8 @@ async def test_find_in_pane_highlights_and_steps(basic: Path) -> None:
         assert output.current_match == (first + 2) % 4
         await press(app, pilot, "escape", "n")
         assert not output.find_query
-        assert any(PENDING in m for m in notes(app))
+        assert isinstance(app.screen, NoteScreen)  # with no find active, n is the note key again
+        await press(app, pilot, "escape")
 
 
 @sync
@@ -210,17 +223,6 @@ async def test_help_lists_every_binding_including_labelling(basic: Path) -> None
             assert binding_id in BY_ID and binding_id in text
         await press(app, pilot, "escape")
         assert app.screen is app.review_screen
-
-
-@sync
-async def test_labelling_keys_are_routed_to_stubs(basic: Path) -> None:
-    app = make_app(basic)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await settle(app, pilot)
-        before = app.selection
-        await press(app, pilot, "s", "c", "x", "u", "ctrl+z", "n", "t", "space")
-        assert app.selection == before
-        assert sum(PENDING in m for m in notes(app)) == 8
 
 
 @sync

@@ -75,7 +75,21 @@ def test_failure_steps_cross_runs_and_ask_for_uncounted_runs() -> None:
 def test_filters_cycle() -> None:
     assert RunFilter.ALL.next() is RunFilter.FAILING
     assert RunFilter.FAILING.next() is RunFilter.UNLABELLED
-    assert RunFilter.UNLABELLED.next() is RunFilter.ALL
+    assert RunFilter.UNLABELLED.next() is RunFilter.DEFERRED
+    assert RunFilter.DEFERRED.next() is RunFilter.ALL
+
+
+def test_next_matching_finds_the_next_unlabelled_failure_and_wraps() -> None:
+    from reviewer.ui.state import Selection, Target, Unknown, next_matching
+
+    failures = {"a": ("a#1", "a#2"), "b": (), "c": ("c#1",)}
+    done = {"a#2"}
+    wanted = lambda fid: fid not in done  # noqa: E731
+    assert next_matching(["a", "b", "c"], failures.get, Selection("a", "a#1"), wanted) == Target("c", "c#1")
+    assert next_matching(["a", "b", "c"], failures.get, Selection("c", "c#1"), wanted) == Target("a", "a#1")
+    done |= {"a#1", "c#1"}
+    assert next_matching(["a", "b", "c"], failures.get, Selection("a", "a#1"), wanted) is None
+    assert next_matching(["a", "x"], {"a": ("a#1",)}.get, Selection("a", "a#1"), lambda f: True) == Unknown("x")
 
 
 def test_navigator_rows_group_by_session_and_task_and_fold() -> None:

@@ -180,6 +180,15 @@ class MemoryStore:
                 graders=(GraderRecord("g", 1, checks=checks),),
             ))
         self.corpus = Corpus(root=self.root, runs=runs)
+        self.by_key = {r.key: r for r in runs}
+
+    def run(self, key):  # type: ignore[no-untyped-def]
+        """A run by key."""
+        return self.by_key.get(key)
+
+    def brief(self, run):  # type: ignore[no-untyped-def]
+        """Every brief is one line."""
+        return self.text("brief.md")
 
     def scan(self):  # type: ignore[no-untyped-def]
         """The in-memory corpus."""

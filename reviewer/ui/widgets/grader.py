@@ -27,6 +27,19 @@ STATUS_SYMBOLS = {
 MESSAGE_LINES = 6
 
 
+VERDICT_BADGES = {
+    "specification": ("\u25c6 specification", "bold $text-accent"),
+    "capability": ("\u25b2 capability", "bold $text-warning"),
+    "deferred": ("\u2026 deferred", "$text-muted"),
+    "stale": ("\u27f3 stale: evidence changed", "$text-error"),
+}
+
+
+def verdict_badge(verdict: str) -> tuple[str, str]:
+    """A verdict as symbol and word (never colour alone)."""
+    return VERDICT_BADGES.get(verdict, (verdict, ""))
+
+
 @dataclass(frozen=True, slots=True)
 class OutputToken:
     """Which output is wanted: a load for another token is stale."""
@@ -178,7 +191,7 @@ class GraderPane(Pane):
                 parts: list[Content | tuple[str, str] | str] = [(symbol, style), " ", one_line(check.name, 160)]
                 verdict = labels.verdict(fid) if check.failing else ""
                 if verdict:
-                    parts += ["  ", (f"[{one_line(verdict, 30)}]", "$text-accent")]
+                    parts += ["  ", verdict_badge(verdict)]
                 if current:
                     parts += ["  ", ("\u25c0", "bold $text-primary")]
                     marked = len(lines)

@@ -63,6 +63,8 @@ class RunNavigator(ScrollView, can_focus=True):
         """Failure ids per run key, for runs counted so far (shared with the app)."""
         self.labelled: Callable[[str], int] = lambda _key: 0
         """How many failures of a run are labelled."""
+        self.deferred: Callable[[str], bool] = lambda _fid: False
+        """Whether a failure is deferred (for the deferred filter)."""
         self.filter = RunFilter.ALL
         self.search = ""
         self.folded: set[str] = set()
@@ -102,7 +104,7 @@ class RunNavigator(ScrollView, can_focus=True):
         if len(self.runs) <= SYNC_ROWS:
             if self.search and not self._haystack:
                 self._haystack = haystack(self.runs, self._keys)
-            keep = Keep(self.filter, self.search, self._haystack, self.failures, self.labelled)
+            keep = Keep(self.filter, self.search, self._haystack, self.failures, self.labelled, self.deferred)
             rows, order = build_rows(self.runs, keep, self.folded, self._keys)
             self.rows_built(self._generation, rows, order)
         else:
@@ -112,7 +114,7 @@ class RunNavigator(ScrollView, can_focus=True):
     def build_in_worker(self, generation: int, filter: RunFilter, search: str, folded: frozenset[str]) -> None:
         """Build rows for a big list (worker thread)."""
         hay = self._haystack or (haystack(self.runs, self._keys) if search else {})
-        keep = Keep(filter, search, hay, self.failures, self.labelled)
+        keep = Keep(filter, search, hay, self.failures, self.labelled, self.deferred)
         rows, order = build_rows(self.runs, keep, folded, self._keys)
         self.app.call_from_thread(self.rows_built, generation, rows, order, hay)
 
@@ -279,8 +281,10 @@ class RunNavigator(ScrollView, can_focus=True):
         if not ids:
             return Content.styled("   0     ", ".run-navigator--dim")
         done = min(self.labelled(run_key), len(ids))
+        if done == len(ids):
+            return Content.assemble(f" {len(ids):>3} ", ("✓ done", "$text-success"))
         progress = f"{done}/{len(ids)}"
-        return Content.assemble(f" {len(ids):>3} ", (f"{progress:>5}", "$text-success" if done == len(ids) else ""))
+        return Content.assemble(f" {len(ids):>3} ", f"{progress:>5}")
 
     def render_line(self, y: int) -> Strip:
         """Render one visible row."""

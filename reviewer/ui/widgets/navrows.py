@@ -141,6 +141,7 @@ class Keep:
     haystack: Mapping[str, str]
     failures: Mapping[str, tuple[str, ...]]
     labelled: Callable[[str], int]
+    deferred: Callable[[str], bool] = lambda _fid: False
 
     def __call__(self, run: Run) -> bool:
         """Whether the run is listed."""
@@ -154,6 +155,8 @@ class Keep:
             return run.outcome != "pass"
         if self.filter is RunFilter.FAILING:
             return bool(ids)
+        if self.filter is RunFilter.DEFERRED:
+            return any(self.deferred(fid) for fid in ids)
         return len(ids) > self.labelled(key)
 
 

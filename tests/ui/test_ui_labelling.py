@@ -1,0 +1,124 @@
+"""Labelling in the app: one key per decision, on disk before the screen moves on."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual.widgets import SelectionList, Static, TextArea
+from uihelp import make_app, press, settle, sync
+
+from reviewer.store.labelfile import parse_labels
+from reviewer.ui.screens.annotate import NoteScreen, TagsScreen
+from reviewer.ui.widgets.navigator import RunNavigator
+from reviewer.ui.widgets.text_view import TextView
+
+
+def on_disk(folder: Path, session: str, reviewer: str = "alice") -> dict[str, str]:
+    """check id -> verdict in a reviewer's labels file of a session."""
+    path = folder / session / "labels" / f"{reviewer}.toml"
+    if not path.exists():
+        return {}
+    parsed = parse_labels(path.read_bytes(), session, reviewer)
+    return {f"{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()}
+
+
+def status(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.review_screen.query_one("#status", Static).content)
+
+
+@sync
+async def test_s_then_c_saves_two_labels_and_moves_on(basic: Path) -> None:
+    app = make_app(basic, reviewer="alice")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        first = app.selection.failure_id
+        assert first == "s1/roman-go--model-a#heldout:TestToRoman"
+        await press(app, pilot, "s")
+        assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}
+        second = app.selection.failure_id
+        assert second == "s1/roman-go--model-a#heldout:TestRoundTrip"
+        await press(app, pilot, "c")
+        assert on_disk(basic, "s1")["roman-go--model-a#heldout:TestRoundTrip"] == "capability"
+        assert app.selection.run_key == "s2/connected--model-a"  # on to the next run's unlabelled failure
+        assert "2/6 labelled" in status(app)
+        nav = app.review_screen.query_one(RunNavigator)
+        row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
+        assert nav.row_text(row).rstrip().endswith("\u2713 done")
+    again = make_app(basic, reviewer="alice")
+    async with again.run_test(size=(200, 50)) as pilot:
+        await settle(again, pilot)
+        assert again.selection.failure_id == "s2/connected--model-a#oracle:connected"
+        await press(again, pilot, "K", "K")
+        checks = again.review_screen.query_one("#checks", TextView).plain_lines()
+        assert any("\u25c6 specification" in line for line in checks)
+        assert any("\u25b2 capability" in line for line in checks)
+
+
+@sync
+async def test_undo_clear_and_defer(basic: Path) -> None:
+    app = make_app(basic, reviewer="alice")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "s", "c")
+        await press(app, pilot, "u")
+        assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}
+        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
+        await press(app, pilot, "ctrl+z")
+        assert on_disk(basic, "s1") == {}
+        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestToRoman"
+        await press(app, pilot, "space")
+        assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "deferred"}
+        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
+        assert "0/6 labelled" in status(app)  # deferred counts as unlabelled
+        await press(app, pilot, "k")
+        assert "\u2026 deferred" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]
+        await press(app, pilot, "x")
+        assert on_disk(basic, "s1") == {}
+        await press(app, pilot, "space", "F", "F", "F")
+        nav = app.review_screen.query_one(RunNavigator)
+        assert nav.filter.value == "deferred" and nav.order == ["s1/roman-go--model-a"]
+
+
+@sync
+async def test_note_and_tags_are_saved_with_the_label(basic: Path) -> None:
+    app = make_app(basic, reviewer="alice")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        fid = app.selection.failure_id
+        await press(app, pilot, "n")
+        assert isinstance(app.screen, NoteScreen)
+        app.screen.query_one(TextArea).insert("the brief never says IV\nsecond line")
+        await press(app, pilot, "ctrl+s")
+        lab = app.labels.label(fid)
+        assert lab is not None and lab.note == "the brief never says IV\nsecond line" and lab.verdict.value == "deferred"
+        await press(app, pilot, "t")
+        assert isinstance(app.screen, TagsScreen)
+        tags = app.screen.query_one(SelectionList)
+        await press(app, pilot, "space", "down", "space", "enter")
+        assert app.labels.label(fid).tags == tuple(app.vocabulary[:2])
+        assert tags is not None
+        await press(app, pilot, "s")
+        lab = app.labels.label(fid)
+        assert lab.verdict.value == "specification" and lab.note.startswith("the brief") and len(lab.tags) == 2
+    text = (basic / "s1" / "labels" / "alice.toml").read_text()
+    assert "the brief never says IV" in text and app.vocabulary[0] in text
+
+
+@sync
+async def test_a_failed_save_is_kept_and_saved_when_the_fault_is_gone(basic: Path) -> None:
+    labels_dir = basic / "s1" / "labels"
+    labels_dir.mkdir()
+    (labels_dir / "alice.toml").mkdir()  # the labels file is a directory: it cannot be written
+    app = make_app(basic, reviewer="alice")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "s")
+        assert app.labels.label("s1/roman-go--model-a#heldout:TestToRoman").verdict.value == "specification"
+        assert "not saved yet" in status(app)
+        assert any("not saved" in (n.title or "") for n in app._notifications)
+        shutil.rmtree(labels_dir / "alice.toml")
+        app.retry_unsaved()
+        await settle(app, pilot)
+        assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}
+        assert "not saved yet" not in status(app)
