@@ -29,7 +29,7 @@ def command_parser(sub: argparse._SubParsersAction, name: str, help_text: str, o
     """A subcommand parser whose --help documents its exit codes."""
     return sub.add_parser(
         name,
-        help=help_text,
+        help=help_text.replace("%", "%%"),
         description=help_text,
         epilog=EXIT_CODES.format(one=one),
         formatter_class=argparse.RawDescriptionHelpFormatter,

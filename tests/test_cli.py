@@ -25,7 +25,11 @@ def test_version_and_help_document_exit_codes(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0 and "reviewer" in capsys.readouterr().out
-    for command in ("check", "list", "show", "label", "export"):
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0 and "COMMAND" in capsys.readouterr().out
+    for command in ("check", "list", "show", "label", "export", "commit", "agreement", "adjudicate", "import",
+                    "stats", "score", "themes"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         text = capsys.readouterr().out
