@@ -1,0 +1,122 @@
+"""``H``: the history of the current failure's label in git (who set which verdict, when, where).
+
+The history is read in a worker (one ``git log`` per session, see
+:mod:`reviewer.store.githistory`); the screen says "loading…" until it arrives. Authors and
+notes come from commits and label files other people wrote: they are shown sanitised, as
+plain content, never as markup.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.css.query import NoMatches
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.worker import get_current_worker
+
+from reviewer.model import split_failure_id
+from reviewer.store.githistory import HistoryEntry, label_history
+from reviewer.store.gitrepo import GitUnsafe
+from reviewer.ui.render import one_line
+from reviewer.ui.theming import verdict_symbols
+from reviewer.ui.widgets.grader import verdict_badge
+from reviewer.ui.widgets.text_view import TextView
+
+CLOSE: list[BindingType] = [
+    Binding("escape", "dismiss", "Close", show=False),
+    Binding("q", "dismiss", "Close", show=False),
+    Binding("H", "dismiss", "Close", show=False),
+]
+
+
+def when(date: str) -> str:
+    """``2026-11-02 14:03`` from an ISO 8601 date."""
+    return one_line(date, 40).replace("T", " ")[:16]
+
+
+def entry_line(entry: HistoryEntry, symbols: dict[str, str] | None = None) -> Content:
+    """One change: commit, date, author, whose labels, verdict (or removed), note."""
+    verdict = verdict_badge(entry.verdict.value, symbols) if entry.verdict else ("\u2715 removed", "$text-error")
+    parts: list[Content | tuple[str, str] | str] = [
+        (entry.short, "bold"), "  ", (when(entry.date), "$text-muted"), "  ",
+        (f"{one_line(entry.author, 24):<24}", ""), "  ",
+        (f"{one_line(entry.reviewer, 16):<16}", "$text-accent"), "  ", verdict,
+    ]
+    if entry.note:
+        parts += ["  \u2014 ", (one_line(entry.note, 160), "$text-muted")]
+    return Content.assemble(*parts)
+
+
+def history_lines(entries: list[HistoryEntry], symbols: dict[str, str] | None = None) -> list[Content]:
+    """The whole list, newest first, with a heading; a sentence when it is empty."""
+    if not entries:
+        return [Content.styled("No committed change to this label yet (labels not committed do not show here).",
+                               "$text-muted")]
+    head = Content.styled(f"{'commit':<7}  {'date':<16}  {'author':<24}  {'labels of':<16}  verdict", "bold underline")
+    return [head, *(entry_line(e, symbols) for e in reversed(entries))]
+
+
+class HistoryScreen(ModalScreen[None]):
+    """The label history of one failure, loaded in a worker."""
+
+    BINDINGS = CLOSE
+
+    def __init__(self, root: Path, failure_id: str) -> None:
+        super().__init__()
+        self.root = root
+        self.failure_id = failure_id
+        self.entries: list[HistoryEntry] | None = None
+        """The history once loaded (None while loading or after an error)."""
+
+    def compose(self) -> ComposeResult:
+        """A titled box with a scrolling list."""
+        with Vertical(id="history-box") as box:
+            box.border_title = Content("Label history")
+            box.border_subtitle = Content(one_line(self.failure_id, 100))
+            yield TextView(wrap=True, id="history-view")
+
+    def on_mount(self) -> None:
+        """Show "loading…" and read the history."""
+        view = self.query_one(TextView)
+        view.show_notice("loading\u2026")
+        view.focus()
+        self.load()
+
+    @work(thread=True, exclusive=True, group="git-history")
+    def load(self) -> None:
+        """Read the failure's label history from git (worker thread)."""
+        try:
+            session, run, check = split_failure_id(self.failure_id)
+            entries = label_history(self.root, session, run, check)
+        except GitUnsafe as exc:
+            message = f"git refuses this repository (dubious ownership). If you trust it, run: {exc.command}"
+            self.app.call_from_thread(self.failed, message)
+            return
+        except Exception as exc:  # shown in the box; the app goes on
+            self.app.call_from_thread(self.failed, f"cannot read the history: {exc}")
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.loaded, entries)
+
+    def loaded(self, entries: list[HistoryEntry]) -> None:
+        """Show the history (unless the screen was closed meanwhile)."""
+        self.entries = entries
+        self.show(history_lines(entries, verdict_symbols(self.app)))
+
+    def failed(self, message: str) -> None:
+        """Say why there is no history."""
+        self.show([Content.styled(one_line(message, 400), "$text-error")])
+
+    def show(self, lines: list[Content]) -> None:
+        """Fill the list if the screen is still open."""
+        if not self.is_mounted:
+            return
+        try:
+            self.query_one(TextView).set_lines(lines)
+        except NoMatches:
+            return
