@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from reviewer.analysis.evidence import evidence_for, render_evidence
 from reviewer.model import Failure, Run
 from reviewer.model.sanitize import cap_text, plain, strip_sgr
 from reviewer.store.labeller import Labeller
+from reviewer.store.sessions import SessionStore
 
 SYMBOL = {"pass": "✓", "fail": "✗", "error": "!", "skip": "–"}
 
@@ -18,6 +20,14 @@ def graded_attempt(run: Run, failure: Failure) -> int:
     """The attempt number the failing grader graded."""
     g = run.grader(failure.grader)
     return g.attempt if g else (run.attempts[-1].number if run.attempts else 0)
+
+
+def evidence_text(store: SessionStore, run: Run, failure: Failure) -> str:
+    """The checker-versus-brief evidence as plain text (a hint for the reviewer, never a label)."""
+    try:
+        return render_evidence(evidence_for(store, run, failure))
+    except Exception as exc:  # noqa: BLE001 - an analysis bug must not cost the rest of the output
+        return f"(the evidence could not be computed: {plain(type(exc).__name__)}: {plain(str(exc))[:300]})"
 
 
 def show_failure(labeller: Labeller, failure_id: str) -> str:
@@ -58,6 +68,7 @@ def show_failure(labeller: Labeller, failure_id: str) -> str:
         lines.append(f"\noutput ({plain(grader.command)}, exit {grader.exit_status}):")
         lines.append(blob.error or cap_text(plain(strip_sgr(blob.text))).text)
     out.append(section(f"Grader  {plain(failure.grader)}", "\n".join(lines)))
+    out.append(section("Evidence", evidence_text(store, run, failure)))
     transcript = store.transcript(run)
     turns = []
     for t in transcript.turns:
