@@ -112,6 +112,11 @@ class LabelFile:
 
     Every change is saved at once. When the file cannot be read (damaged, conflict markers, a
     newer format), it is never written: changes stay pending in memory and ``error`` says why.
+
+    Each save re-reads the file and merges: what others changed on disk is kept, except that a
+    decision made through this object (``mine``) that an outside change removed, or replaced
+    by an older label (a ``git checkout`` of an older file, ``git stash``), is written back, and
+    ``restored`` names it until :meth:`take_restored` is called.
     """
 
     path: Path
@@ -121,6 +126,8 @@ class LabelFile:
     pending: list[tuple[Key, Label | None]] = field(default_factory=list)
     error: str = ""
     seen: tuple[int, int] | None = None
+    mine: dict[Key, Label | None] = field(default_factory=dict)
+    restored: list[Key] = field(default_factory=list)
 
     def load(self) -> None:
         """Read the file (absent = no labels yet), cleaning stale temp files first."""
@@ -193,8 +200,24 @@ class LabelFile:
 
     def flush(self) -> None:
         """Merge pending changes into what is on disk now, and write atomically."""
-        if not self.pending:
-            return
+        if self.pending:
+            self.merge_and_write()
+
+    def resync(self) -> bool:
+        """After an outside change to the file: re-read it and write back decisions of ours it lost.
+
+        Returns True when the file had changed since it was last read or written.
+
+        Raises:
+            LabelsUnsafe or OSError: the file cannot be read or written now (``error`` says why).
+        """
+        if not self.changed_on_disk():
+            return False
+        self.merge_and_write()
+        return True
+
+    def merge_and_write(self) -> None:
+        """Under the folder lock: read the disk, re-apply lost decisions and pending ones, write if needed."""
         folder = self.path.parent
         folder.mkdir(parents=True, exist_ok=True)
         with folder_lock(folder):
@@ -202,17 +225,43 @@ class LabelFile:
             if error:
                 self.error = error
                 raise LabelsUnsafe(error)
+            restored = self.reapply(disk)
             for key, lab in self.pending:
                 if lab is None:
                     disk.pop(key, None)
                 else:
                     disk[key] = lab
-            atomic_write(self.path, labels_to_bytes(self.session, self.reviewer, disk))
-            st = os.stat(self.path)
-            self.seen = (st.st_size, st.st_mtime_ns)
+            if self.pending or restored:
+                atomic_write(self.path, labels_to_bytes(self.session, self.reviewer, disk))
+                st = os.stat(self.path)
+                self.seen = (st.st_size, st.st_mtime_ns)
         self.labels = disk
+        self.mine.update(self.pending)
+        self.restored += [k for k in restored if k not in self.restored]
         self.pending.clear()
         self.error = ""
+
+    def reapply(self, disk: dict[Key, Label]) -> list[Key]:
+        """Put back into ``disk`` this object's decisions that an outside change lost; their keys.
+
+        A label of ours missing from disk, or replaced by a label decided earlier than ours, was
+        lost by the outside change; a later label on disk (another instance) wins.
+        """
+        pending = {key for key, _ in self.pending}
+        restored = []
+        for key, lab in self.mine.items():
+            if lab is None or key in pending:
+                continue
+            now = disk.get(key)
+            if now is None or (now != lab and now.labelled_at < lab.labelled_at):
+                disk[key] = lab
+                restored.append(key)
+        return restored
+
+    def take_restored(self) -> list[Key]:
+        """The decisions the saves since the last call wrote back (and forget them)."""
+        restored, self.restored = self.restored, []
+        return restored
 
     def changed_on_disk(self) -> bool:
         """True when the file's size or mtime differs from what was last read or written."""

@@ -63,6 +63,8 @@ class LabelStore:
         self.stem = reviewer_file_stem(reviewer)
         self.files: dict[str, LabelFile] = {}
         self.redirected: Path | None = None
+        self.reported: dict[str, str] = {}
+        """The last error :meth:`resync` reported per session (each is reported once)."""
 
     def labels_dir(self, session: str) -> Path:
         """The labels folder this reviewer writes for a session."""
@@ -120,6 +122,30 @@ class LabelStore:
                 except Exception as exc:  # noqa: BLE001 - reported, kept pending
                     errors.append(f"{s}: {exc}")
         return errors
+
+    def resync(self) -> tuple[list[str], list[str]]:
+        """Re-read this reviewer's files changed on disk by someone else (git pull, checkout,
+        another instance), writing back decisions of this session they lost.
+
+        Returns the sessions whose file changed and the errors not reported before (files that
+        cannot be used now).
+        """
+        changed, errors = [], []
+        for s, lf in self.files.items():
+            try:
+                if lf.resync():
+                    changed.append(s)
+                self.reported.pop(s, None)
+            except Exception as exc:  # noqa: BLE001 - reported once; pending changes stay pending
+                if self.reported.get(s) != str(exc):
+                    self.reported[s] = str(exc)
+                    changed.append(s)
+                    errors.append(f"{s}: {exc}")
+        return changed, errors
+
+    def take_restored(self) -> list[str]:
+        """Failure ids of decisions that saves wrote back after an outside change lost them."""
+        return [f"{s}/{run}#{check}" for s, lf in self.files.items() for run, check in lf.take_restored()]
 
     def pending_count(self) -> int:
         """Changes made but not yet on disk."""

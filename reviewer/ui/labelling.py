@@ -53,8 +53,20 @@ class LabellingActions(App[int]):
             self.me_.labels_changed()
             self.ensure_retry()
             return True
+        self.report_restored()
         self.me_.labels_changed()
         return True
+
+    def report_restored(self) -> None:
+        """Say so when a save wrote back decisions of this session that an outside change lost."""
+        restored = self.me_.labeller.labels.take_restored()
+        if restored:
+            self.notify(
+                f"{len(restored)} decision(s) made in this session had gone from the labels file (a git "
+                f"checkout, stash or pull while the app was open?) and were written back: "
+                f"{one_line(', '.join(restored), 300)}",
+                title="Labels written back", severity="warning", timeout=20, markup=False,
+            )
 
     def ensure_retry(self) -> None:
         """Retry unsaved decisions every few seconds until they are on disk."""
@@ -69,6 +81,7 @@ class LabellingActions(App[int]):
         errors = labels.retry()
         if not errors:
             self.notify("Every decision kept in memory is now saved.", title="Saved", markup=False)
+            self.report_restored()
             self.me_.labels_changed()
 
     def current_id(self) -> str:
@@ -219,3 +232,17 @@ class LabellingActions(App[int]):
             self.notify(f"This folder is not writable; your labels are saved in {one_line(redirected, 300)}",
                         title="Labels", severity="warning", timeout=15, markup=False)
         self.me_.labels_changed()
+        if getattr(self, "_watch_timer", None) is None:
+            self._watch_timer = self.set_interval(RETRY_SECONDS, self.watch_labels)
+
+    def watch_labels(self) -> None:
+        """Take in outside changes to this reviewer's labels files (git pull or checkout, another
+        instance); decisions of this session that such a change lost are written back."""
+        changed, errors = self.me_.labeller.labels.resync()
+        for error in errors:
+            self.notify(one_line(error, 400), title="Labels file changed outside the app", severity="error",
+                        timeout=20, markup=False)
+        if changed:
+            self.report_restored()
+            self.me_.labels_changed()
+            self.check_labels()

@@ -10,6 +10,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
+from reviewer.model.sanitize import clean
+from reviewer.ui.render import one_line
+
 
 class NoteScreen(ModalScreen[str | None]):
     """A multi-line note; ctrl+s saves it, escape leaves it as it was."""
@@ -23,13 +26,15 @@ class NoteScreen(ModalScreen[str | None]):
         super().__init__()
         self.failure = failure
         self.note = note
+        self.shown = clean(note).text
+        """The note as shown: a recorded note may hold escape or control characters."""
 
     def compose(self) -> ComposeResult:
         """A title, the editor and the keys."""
         with Vertical(id="note-box", classes="dialog") as box:
             box.border_title = Content("Note")
-            yield Static(Content(self.failure), classes="dialog-subject", markup=False)
-            yield TextArea(self.note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            yield Static(Content(one_line(self.failure, 300)), classes="dialog-subject", markup=False)
+            yield TextArea(self.shown, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Static(Content.from_markup("[b]ctrl+s[/b] save  [b]escape[/b] cancel"), classes="dialog-keys")
 
     def on_mount(self) -> None:
@@ -39,8 +44,9 @@ class NoteScreen(ModalScreen[str | None]):
         area.move_cursor(area.document.end)
 
     def action_save(self) -> None:
-        """Close with the text."""
-        self.dismiss(self.query_one(TextArea).text.strip())
+        """Close with the text (the note as it was when it was not edited)."""
+        text = self.query_one(TextArea).text
+        self.dismiss(self.note if text == self.shown else text.strip())
 
     def action_cancel(self) -> None:
         """Close without a change."""
@@ -65,9 +71,9 @@ class TagsScreen(ModalScreen[tuple[str, ...] | None]):
         """The tag list with the current tags ticked."""
         with Vertical(id="tags-box", classes="dialog") as box:
             box.border_title = Content("Tags")
-            yield Static(Content(self.failure), classes="dialog-subject", markup=False)
+            yield Static(Content(one_line(self.failure, 300)), classes="dialog-subject", markup=False)
             yield SelectionList[str](
-                *(Selection(Content(tag), tag, tag in self.chosen) for tag in self.vocabulary), id="tag-list"
+                *(Selection(Content(one_line(tag, 80)), tag, tag in self.chosen) for tag in self.vocabulary), id="tag-list"
             )
             with Horizontal(classes="dialog-keys"):
                 yield Static(Content.from_markup("[b]space[/b] toggle  [b]enter[/b] save  [b]escape[/b] cancel"))
