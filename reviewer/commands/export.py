@@ -5,14 +5,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import tomli_w
 
+from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
 from reviewer.store.labeller import Labeller
-from reviewer.store.labels import read_all_labels
+from reviewer.store.index_files import file_key, paused_gc
+from reviewer.store.labelfile import parse_labels
+from reviewer.store.labels import OtherFile, label_dirs
+from reviewer.store.sessions import SessionStore
+from reviewer.store.tomlfile import BadToml
 
 FIELDS = (
     "session", "run", "task", "model", "check", "check_name", "verdict",
@@ -32,7 +38,18 @@ class Record:
         return (v["session"], v["run"], v["check"], v["reviewer"])
 
 
-def record_for(labeller: Labeller, lab: Label) -> Record:
+FailuresByCheck = dict[str, dict[str, Failure]]
+
+
+def run_failures(labeller: Labeller, run: Run, memo: FailuresByCheck) -> dict[str, Failure]:
+    """A run's failures by check id, looked up once per run (from the index when unchanged)."""
+    found = memo.get(run.key)
+    if found is None:
+        found = memo[run.key] = {f.check_id: f for f in labeller.sessions.failures(run)}
+    return found
+
+
+def record_for(labeller: Labeller, lab: Label, memo: FailuresByCheck | None = None) -> Record:
     """The export record of a label; a label whose failure is gone is stale."""
     run = labeller.sessions.run(f"{lab.session}/{lab.run}")
     task = model = ""
@@ -40,11 +57,10 @@ def record_for(labeller: Labeller, lab: Label) -> Record:
     stale = True
     if run is not None:
         task, model = run.task, run.model
-        for f in labeller.sessions.failures(run):
-            if f.check_id == lab.check:
-                name = f.check.name
-                stale = bool(lab.evidence) and lab.evidence != labeller.evidence(run, f)
-                break
+        f = run_failures(labeller, run, {} if memo is None else memo).get(lab.check)
+        if f is not None:
+            name = f.check.name
+            stale = bool(lab.evidence) and lab.evidence != labeller.evidence(run, f)
     return Record(
         {
             "session": lab.session, "run": lab.run, "task": task, "model": model, "check": lab.check,
@@ -54,21 +70,52 @@ def record_for(labeller: Labeller, lab: Label) -> Record:
     )
 
 
+def read_labels(store: SessionStore, sessions: list[str]) -> list[OtherFile]:
+    """Every reviewer's labels file, as ``read_all_labels`` reads them, unchanged files from the index."""
+    index = store.index
+    out, seen = [], set()
+    for session, folder in label_dirs(store.root, sessions):
+        for path in sorted(folder.glob("*.toml")):
+            if path.name.startswith((".", "_")) or not path.is_file() or path.is_symlink():
+                continue
+            key = file_key("", str(path))
+            seen.add(str(path))
+            cached = index.label_file(path, key, session) if index is not None and key else None
+            if cached is not None:
+                out.append(OtherFile(path, cached[0], cached[1]))
+                continue
+            try:
+                parsed = parse_labels(path.read_bytes(), session, path.stem)
+            except (BadToml, ValueError, OSError) as exc:
+                out.append(OtherFile(path, path.stem, (), str(exc)))
+                continue
+            labels = tuple(parsed.labels.values())
+            out.append(OtherFile(path, parsed.reviewer, labels))
+            if index is not None and key:
+                index.remember_label_file(path, key, parsed.reviewer, labels)
+    if index is not None:
+        index.retain_label_files(seen)
+    return out
+
+
 def collect(labeller: Labeller, reviewer: str | None, include_deferred: bool) -> tuple[list[Record], list[str]]:
     """Records for every reviewer's labels (or one reviewer's), and unreadable-file errors."""
     sessions = sorted(labeller.sessions.corpus.sessions)
     records, errors = [], []
-    for f in read_all_labels(labeller.sessions.root, sessions):
-        if f.error:
-            errors.append(f"{f.path.name}: {f.error}")
-            continue
-        if reviewer is not None and f.reviewer != reviewer:
-            continue
-        for lab in f.labels:
-            if lab.verdict is Verdict.DEFERRED and not include_deferred:
+    memo: FailuresByCheck = {}
+    with paused_gc():
+        for f in read_labels(labeller.sessions, sessions):
+            if f.error:
+                errors.append(f"{f.path.name}: {f.error}")
                 continue
-            records.append(record_for(labeller, lab))
-    records.sort(key=Record.sort_key)
+            if reviewer is not None and f.reviewer != reviewer:
+                continue
+            for lab in f.labels:
+                if lab.verdict is Verdict.DEFERRED and not include_deferred:
+                    continue
+                records.append(record_for(labeller, lab, memo))
+        records.sort(key=Record.sort_key)
+    labeller.sessions.save_index()
     return records, errors
 
 
@@ -84,7 +131,48 @@ def render(records: list[Record], fmt: str) -> str:
         for v in rows:
             w.writerow([";".join(v[k]) if k == "tags" else str(v[k]).lower() if k == "stale" else v[k] for k in FIELDS])
         return buf.getvalue()
-    return tomli_w.dumps({"format": LABELS_FORMAT, "label": [{k: v[k] for k in FIELDS} for v in rows]})
+    with paused_gc():
+        return render_toml(rows)
+
+
+TOML_ESCAPE = re.compile(r'[\x00-\x08\x0a-\x1f\x7f"\\]')
+TOML_ESCAPES = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string, byte for byte as tomli-w writes it."""
+    if TOML_ESCAPE.search(value) is None:
+        return f'"{value}"'
+    return '"' + TOML_ESCAPE.sub(lambda m: TOML_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), value) + '"'
+
+
+def toml_value(value: Any) -> str:
+    """A label field as tomli-w writes it: string, boolean or list of strings."""
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "[\n" + "".join(f"    {toml_string(v)},\n" for v in value) + "]" if value else "[]"
+    raise TypeError(f"unexpected {type(value).__name__} in an export record")
+
+
+def render_toml(rows: list[dict[str, Any]]) -> str:
+    """``{"format": 1, "label": rows}`` exactly as tomli-w writes it, without its per-character loop."""
+    if not rows:
+        return tomli_w.dumps({"format": LABELS_FORMAT, "label": []})
+    q = toml_string
+    out = [f"format = {LABELS_FORMAT}\n"]
+    for v in rows:
+        tags = v["tags"]
+        out.append(
+            f'\n[[label]]\nsession = {q(v["session"])}\nrun = {q(v["run"])}\ntask = {q(v["task"])}\n'
+            f'model = {q(v["model"])}\ncheck = {q(v["check"])}\ncheck_name = {q(v["check_name"])}\n'
+            f'verdict = {q(v["verdict"])}\ntags = {toml_value(tags) if tags else "[]"}\nnote = {q(v["note"])}\n'
+            f'reviewer = {q(v["reviewer"])}\nlabelled_at = {q(v["labelled_at"])}\n'
+            f'evidence = {q(v["evidence"])}\nstale = {"true" if v["stale"] else "false"}\n'
+        )
+    return "".join(out)
 
 
 def collect_final(labeller: Labeller) -> tuple[list[Record], list[str], int]:
@@ -92,5 +180,6 @@ def collect_final(labeller: Labeller) -> tuple[list[Record], list[str], int]:
     from reviewer.store.final import final_verdicts
 
     finals = final_verdicts(labeller.sessions.root, sorted(labeller.sessions.corpus.sessions))
-    records = sorted((record_for(labeller, lab) for lab in finals.labels.values()), key=Record.sort_key)
+    memo: FailuresByCheck = {}
+    records = sorted((record_for(labeller, lab, memo) for lab in finals.labels.values()), key=Record.sort_key)
     return records, [], finals.left_out

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewer.model import LoadError, Run, Session
+from reviewer.store.index import RunIndex
+from reviewer.store.index_files import StatKey, paused_gc, stat_key
 from reviewer.store.manifest import BadManifest, run_from_doc, session_from_doc
 from reviewer.store.safe_fs import MANIFEST_CAP, IsLink, Missing, Unreadable, describe_mode, read_capped, read_listed
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
@@ -62,15 +64,14 @@ def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
         if e.name.startswith("."):
             continue
         path = f"{rel}/{e.name}" if rel else e.name
-        try:
-            mode = e.stat(follow_symlinks=False).st_mode
+        try:  # the entry's type comes with the listing: no stat per folder
+            if e.is_symlink():
+                errors.append(LoadError(path, "is a symbolic link; links are not followed in a sessions folder"))
+                continue
+            if not e.is_dir(follow_symlinks=False):
+                continue
         except OSError as exc:
             errors.append(LoadError(path, f"cannot stat: {exc.strerror or exc}"))
-            continue
-        if stat.S_ISLNK(mode):
-            errors.append(LoadError(path, "is a symbolic link; links are not followed in a sessions folder"))
-            continue
-        if not stat.S_ISDIR(mode):
             continue
         if not ID_PATTERN.match(e.name):
             errors.append(LoadError(path, "folder name is not a valid id (letters, digits, '.', '_', '-')"))
@@ -79,9 +80,20 @@ def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
     return names
 
 
-def scan(root: Path) -> Corpus:
+def manifest_key(root: Path, rel: str) -> StatKey | None:
+    """The index key of a manifest (``lstat``, before it is read); None unless a regular file."""
+    try:
+        st = os.lstat(os.path.join(root, rel))
+    except (OSError, ValueError):
+        return None
+    return stat_key(st) if stat.S_ISREG(st.st_mode) else None
+
+
+def scan(root: Path, index: RunIndex | None = None) -> Corpus:
     """Scan a sessions folder: read every session and run manifest, nothing else.
 
+    With an ``index``, a run whose manifest is unchanged (by ``lstat``) is taken from it
+    instead of being read and parsed; runs parsed afresh are recorded in it.
     Never raises for anything inside the folder; a missing or unreadable root gives one error.
     """
     corpus = Corpus(root=root)
@@ -93,16 +105,20 @@ def scan(root: Path) -> Corpus:
     if not stat.S_ISDIR(st.st_mode):
         corpus.errors.append(LoadError(".", f"the sessions folder is {describe_mode(st.st_mode)}"))
         return corpus
-    for session_id in list_dirs(root, "", corpus.errors):
-        if session_id in RESERVED_DIRS:
-            continue
-        scan_session(corpus, session_id)
+    seen: set[str] = set()
+    with paused_gc():
+        for session_id in list_dirs(root, "", corpus.errors):
+            if session_id in RESERVED_DIRS:
+                continue
+            scan_session(corpus, session_id, index, seen)
+    if index is not None:
+        index.retain(seen)
     corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
     return corpus
 
 
-def scan_session(corpus: Corpus, session_id: str) -> None:
-    """Read one session's manifest and all its runs' manifests into the corpus."""
+def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None, seen: set[str] | None = None) -> None:
+    """Read one session's manifest and all its runs' manifests into the corpus (see :func:`scan`)."""
     root = corpus.root
     manifest = f"{session_id}/session.toml"
     has_runs = os.path.isdir(root / session_id / "runs") and not os.path.islink(root / session_id / "runs")
@@ -121,8 +137,19 @@ def scan_session(corpus: Corpus, session_id: str) -> None:
     for run_id in list_dirs(root, f"{session_id}/runs", corpus.errors):
         run_dir = f"{session_id}/runs/{run_id}"
         rel = f"{run_dir}/run.toml"
+        key = manifest_key(root, rel) if index is not None else None
+        if key is not None and index is not None and seen is not None:
+            cached = index.lookup(rel, key, session_id, run_id)
+            if cached is not None:
+                corpus.runs.append(cached)
+                seen.add(rel)
+                continue
         try:
-            corpus.runs.append(run_from_doc(load_manifest(root, rel, listed=True), session_id, run_id, run_dir, rel))
+            run = run_from_doc(load_manifest(root, rel, listed=True), session_id, run_id, run_dir, rel)
+            corpus.runs.append(run)
+            if key is not None and index is not None and seen is not None:
+                index.remember(rel, key, run)
+                seen.add(rel)
         except Missing:
             corpus.errors.append(LoadError(rel, "missing: a run folder needs a run.toml"))
         except (Unreadable, BadToml, BadManifest) as exc:

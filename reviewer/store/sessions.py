@@ -10,6 +10,8 @@ from pathlib import Path
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
 from reviewer.parsers import parse_output
+from reviewer.store.index import RunIndex
+from reviewer.store.index_files import Deps, dep_keys
 from reviewer.store.loader import Corpus, load_manifest, scan
 from reviewer.store.manifest import BadManifest, turns_from_doc
 from reviewer.store.safe_fs import TextBlob, Unreadable, read_text
@@ -57,10 +59,28 @@ class LRU:
             while len(self.data) > self.size:
                 self.data.popitem(last=False)
 
+    def pop(self, key: object) -> None:
+        """Forget one key."""
+        with self.lock:
+            self.data.pop(key, None)
+
     def clear(self) -> None:
         """Forget everything."""
         with self.lock:
             self.data.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What a refresh found: new runs, runs whose manifest or output changed, runs gone."""
+
+    added: list[Run]
+    changed: list[Run]
+    removed: list[str]
+    errors_changed: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed or self.errors_changed)
 
 
 class SessionStore:
@@ -69,20 +89,83 @@ class SessionStore:
     Safe to call from worker threads.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, use_index: bool = True) -> None:
         self.root = Path(root)
         self.corpus = Corpus(root=self.root)
         self.by_key: dict[str, Run] = {}
         self.texts = LRU(64)
         self.check_cache = LRU(4096)
+        self.evidence_contexts = LRU(8)
+        """Per run key: what its failures' evidence fingerprints share (reviewer.store.evidence)."""
+        self.use_index = use_index
+        self.index: RunIndex | None = None
+        """The index cache (opened by the first scan; see reviewer.store.index)."""
+        self.basis: dict[str, Deps] = {}
+        """Per run key: the grader outputs its failures were parsed from, with their keys."""
+        self.scan_lock = threading.Lock()
 
     def scan(self) -> Corpus:
-        """(Re)scan manifests and return the corpus."""
-        self.corpus = scan(self.root)
-        self.by_key = {r.key: r for r in self.corpus.runs}
-        self.texts.clear()
-        self.check_cache.clear()
-        return self.corpus
+        """(Re)scan manifests and return the corpus (unchanged runs come from the index)."""
+        with self.scan_lock:
+            if self.index is None and self.use_index:
+                self.index = RunIndex.open(self.root)
+            if self.index is not None:
+                self.index.next_generation()
+            self.corpus = scan(self.root, self.index)
+            self.by_key = {r.key: r for r in self.corpus.runs}
+            self.texts.clear()
+            self.check_cache.clear()
+            self.evidence_contexts.clear()
+            self.basis = {}
+            return self.corpus
+
+    def refresh(self) -> Changes:
+        """Look at the folder again (stat only for what is known) and say what changed.
+
+        Runs whose manifest or grader output changed, new runs and runs that are gone are
+        reported; unchanged runs keep their objects. Cached texts and checks of changed runs
+        are dropped.
+        """
+        with self.scan_lock:
+            old_corpus, old_basis = self.corpus, list(self.basis.items())
+            if self.index is None and self.use_index:
+                self.index = RunIndex.open(self.root)
+            if self.index is not None:
+                self.index.next_generation()
+            corpus = scan(self.root, self.index)
+            old = {r.key: r for r in old_corpus.runs}
+            changed: list[Run] = []
+            for i, run in enumerate(corpus.runs):
+                before = old.get(run.key)
+                if before is None or before is run:
+                    continue
+                if self.index is None and before == run and before.metadata == run.metadata:
+                    corpus.runs[i] = before  # parsed again without an index: keep the object
+                else:
+                    changed.append(run)
+            new = {r.key: r for r in corpus.runs}
+            changed_keys = {r.key for r in changed}
+            root = str(self.root)
+            for key, deps in old_basis:
+                run = new.get(key)
+                if run is not None and key not in changed_keys and dep_keys(root, [d for d, _ in deps]) != deps:
+                    changed.append(run)
+                    changed_keys.add(key)
+            added = [r for k, r in new.items() if k not in old]
+            removed = [k for k in old if k not in new]
+            errors_changed = old_corpus.errors != corpus.errors or old_corpus.sessions != corpus.sessions
+            self.corpus, self.by_key = corpus, new
+            for key in changed_keys | set(removed):
+                self.basis.pop(key, None)
+                self.check_cache.pop(key)
+                self.evidence_contexts.pop(key)
+            if changed or removed:
+                self.texts.clear()
+            return Changes(added, changed, removed, errors_changed)
+
+    def save_index(self) -> bool:
+        """Write the index cache if anything new was learnt (call from a worker)."""
+        return self.index.save() if self.index is not None else False
 
     @property
     def runs(self) -> list[Run]:
@@ -129,6 +212,8 @@ class SessionStore:
         hit = self.check_cache.get(run.key)
         if isinstance(hit, tuple):
             return hit
+        outputs = [g.output_ref for g in run.graders if g.checks is None and g.output_ref]
+        deps = dep_keys(str(self.root), outputs)  # keys before the outputs are read
         out = []
         for g in run.graders:
             if g.checks is not None:
@@ -137,7 +222,7 @@ class SessionStore:
             if not g.output_ref:
                 out.append(GraderChecks(g.name, (), "no output recorded and no checks"))
                 continue
-            blob = self.text(g.output_ref)
+            blob = read_text(self.root, g.output_ref)
             if blob.error:
                 out.append(GraderChecks(g.name, (), f"{g.output_ref}: {blob.error}"))
                 continue
@@ -145,13 +230,18 @@ class SessionStore:
             out.append(GraderChecks(g.name, tuple(checks)))
         result = tuple(out)
         self.check_cache.put(run.key, result)
+        if deps is not None:
+            self.basis[run.key] = deps
+            if self.index is not None:
+                self.index.remember_failing(run, deps, tuple((gc.grader, c) for gc in result for c in gc.checks if c.failing))
         return result
 
     def failures(self, run: Run) -> list[Failure]:
-        """The run's failing checks, in grader then output order."""
-        return [
-            Failure(run.failure_id(check_id(gc.grader, c.key)), run.key, gc.grader, c)
-            for gc in self.grader_checks(run)
-            for c in gc.checks
-            if c.failing
-        ]
+        """The run's failing checks, in grader then output order (from the index when unchanged)."""
+        cached = self.index.failing(run) if self.index is not None else None
+        if cached is not None:
+            self.basis.setdefault(run.key, cached.outputs)
+            failing = cached.checks
+        else:
+            failing = tuple((gc.grader, c) for gc in self.grader_checks(run) for c in gc.checks if c.failing)
+        return [Failure(run.failure_id(check_id(g, c.key)), run.key, g, c) for g, c in failing]

@@ -25,18 +25,23 @@ from reviewer.store.progress import Progress
 from reviewer.store.sessions import SessionStore
 from reviewer.store.tags import load_vocabulary
 from reviewer.ui.actions import NavigationActions
+from reviewer.ui.analysis import AnalysisActions
 from reviewer.ui.bindings import BINDINGS, apply_keymap
 from reviewer.ui.commands import BindingCommands
+from reviewer.ui.gitview import GitView
 from reviewer.ui.labelling import LabellingActions
+from reviewer.ui.live import LiveFolder
 from reviewer.ui.loading import LoadingWorkers
+from reviewer.ui.reviewers import ReviewersActions
 from reviewer.ui.screens.review import ReviewScreen
 from reviewer.ui.state import RunDetail, Selection, Tally, Target, select_failure, tally, turn_for_attempt
+from reviewer.ui.theming import ThemeCommands, ThemingMixin
 from reviewer.ui.widgets.chrome import StatusBar
 from reviewer.ui.widgets.navigator import SYNC_ROWS, RunNavigator
 
 
 
-class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
+class ReviewApp(LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisActions, LoadingWorkers, NavigationActions, LabellingActions, App[int]):
     """Step through failing checks of recorded runs and label them.
 
     Args:
@@ -50,7 +55,7 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
     TITLE = "reviewer"
     CSS_PATH = "app.tcss"
     BINDINGS = BINDINGS
-    COMMANDS = App.COMMANDS | {BindingCommands}
+    COMMANDS = App.COMMANDS | {BindingCommands, ThemeCommands}
 
     selection: reactive[Selection] = reactive(Selection, init=False)
     """What is on screen: run, failure, attempt, file, turn, diff."""
@@ -71,6 +76,7 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
         self.store = store
         self.start_failure = start_failure or ""
         self.settings = settings or Settings()
+        self.setup_theming(self.settings)
         self.reviewer = reviewer or self.settings.reviewer or resolve_reviewer(None)
         self.labeller = labeller or Labeller(store, LabelStore(store.root, self.reviewer))
         self.labels = Progress(self.labeller)
@@ -116,8 +122,7 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
         nav.failures = self.failure_ids
         nav.labelled = self.labels.labelled
         nav.deferred = self.labels.deferred
-        for warning in self.startup_warnings:
-            self.notify(warning, title="Settings", severity="warning", timeout=30, markup=False)
+        self.start_theming(self.startup_warnings)
         self.refresh_status()
         self.scan_folder()
 
@@ -169,6 +174,8 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
         self.navigator.counts_changed()
         self.detail = self.detail
         self.refresh_status()
+        self.reviewers_labels_changed()
+        self.git_labels_changed()
 
     # ---- status --------------------------------------------------------------------------
 
@@ -201,11 +208,14 @@ class ReviewApp(LoadingWorkers, NavigationActions, LabellingActions, App[int]):
                 parts += ["  \u00b7  ", (f"counting {counts.counted:,}/{counts.runs:,} runs\u2026", "$text-muted")]
             if self.count_errors:
                 parts += ["  \u00b7  ", (f"{len(self.count_errors)} runs could not be parsed", "$text-error")]
+        parts += self.filter_status()
+        parts += self.reviewers_status_parts()
         pending = self.labeller.labels.pending_count()
         if pending:
             parts += ["  \u00b7  ", (f"\u26a0 {pending} decision(s) not saved yet", "bold $text-error")]
         if self.load_errors:
             parts += ["  \u00b7  ", (f"\u26a0 {len(self.load_errors)} not loaded (E)", "bold $text-warning")]
+        parts += self.git_status_parts()
         bar.update(Content.assemble(*parts))
 
     @on(StatusBar.ErrorsClicked)

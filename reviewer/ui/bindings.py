@@ -48,6 +48,7 @@ NAVIGATE = "Navigate"
 PANES = "Panes"
 LABEL = "Label"
 APP = "App"
+REVIEWERS = "Git and reviewers"
 
 TABLE: tuple[Entry, ...] = (
     entry(NAVIGATE, "j", "next_failure", "Next failure", "next-failure",
@@ -82,6 +83,8 @@ TABLE: tuple[Entry, ...] = (
           "Show more of lines cut at the length limit in the focused pane"),
     entry(PANES, "ctrl+b", "toggle_navigator", "Runs", "toggle-navigator",
           "Show or hide the run list", priority=True),
+    entry(PANES, "v", "toggle_evidence", "Evidence", "toggle-evidence",
+          "Show or hide the Evidence strip: what the check demanded and whether the brief states it"),
     entry(LABEL, "s", "label_specification", "Specification", "label-specification",
           "Label the failure: the specification (brief or grader) was at fault", show=True, group=LABELS),
     entry(LABEL, "c", "label_capability", "Capability", "label-capability",
@@ -94,6 +97,22 @@ TABLE: tuple[Entry, ...] = (
     entry(APP, "y", "copy_failure", "Copy failure", "copy-failure",
           "Copy the current failure's id and message to the clipboard"),
     entry(APP, "E", "show_errors", "Load errors", "show-errors", "List what in the folder failed to load"),
+    entry(APP, "C", "clusters", "Clusters", "clusters",
+          "Failure clusters across models: walk one with j/k, or label it all after a confirmation"),
+    entry(APP, "S", "stats", "Statistics", "stats",
+          "Per task and model shares, the verifier false-negative rate and each reviewer's progress"),
+    entry(APP, "ctrl+w", "dismiss_warning", "Dismiss warning", "dismiss-warning",
+          "Hide the warning bar (broken theme files, settings problems)", show=True),
+    entry(REVIEWERS, "ctrl+g", "commit_labels", "Commit labels", "commit-labels",
+          "Commit my label files (and nothing else) to git, with a message that summarises them"),
+    entry(REVIEWERS, "H", "label_history", "Label history", "label-history",
+          "The history of this failure's label in git: who set which verdict, when, in which commit"),
+    entry(REVIEWERS, "r", "reveal_others", "Reveal others", "reveal-others",
+          "Show the other reviewers' verdicts on this failure before labelling it (blind mode hides them)"),
+    entry(REVIEWERS, "D", "disagreements", "Disagreements", "disagreements",
+          "Step j/k only through failures where reviewers disagree (press again for every failure)"),
+    entry(REVIEWERS, "A", "adjudicate", "Adjudicate", "adjudicate",
+          "Record the final verdict of this failure where reviewers disagree"),
     entry(APP, "question_mark", "help", "Help", "help", "Show every key", show=True),
     entry(APP, "q,ctrl+q", "quit", "Quit", "quit", "Quit reviewer", show=True),
 )
@@ -168,11 +187,42 @@ TEXT_VIEW_BINDINGS: list[BindingType] = [
 ]
 """Keys of a text pane while a find is active."""
 
+CLUSTER_BINDINGS: list[BindingType] = [
+    Binding("enter", "walk", "Walk cluster", show=False, id="cluster-walk",
+            tooltip="Make j/k walk only the failures of the cluster under the cursor"),
+    Binding("s", "label('specification')", "Label all specification", show=False, id="cluster-specification",
+            tooltip="Label every failure of the cluster specification (asks first; u undoes it)"),
+    Binding("c", "label('capability')", "Label all capability", show=False, id="cluster-capability",
+            tooltip="Label every failure of the cluster capability (asks first; u undoes it)"),
+    Binding("x", "clear_filter", "Clear filter", show=False, id="cluster-clear",
+            tooltip="Make j/k walk every failure again"),
+    Binding("u", "undo", "Undo", show=False, id="cluster-undo", tooltip="Undo the last labelling change"),
+    Binding("j", "cursor(1)", "Down", show=False, id="cluster-down", tooltip="Next cluster"),
+    Binding("k", "cursor(-1)", "Up", show=False, id="cluster-up", tooltip="Previous cluster"),
+    Binding("escape,q,C", "dismiss", "Close", show=False, id="cluster-close", tooltip="Close the clusters screen"),
+]
+"""Keys of the clusters screen (C)."""
+
+CONFIRM_BINDINGS: list[BindingType] = [
+    Binding("y", "answer(True)", "Yes", show=False, id="confirm-yes", tooltip="Yes: make the change"),
+    Binding("n,escape", "answer(False)", "No", show=False, id="confirm-no", tooltip="No: change nothing"),
+]
+"""Keys of a confirmation dialog."""
+
+STATS_BINDINGS: list[BindingType] = [
+    Binding("r", "recompute", "Recompute", show=False, id="stats-recompute", tooltip="Compute the statistics again"),
+    Binding("escape,q,S", "dismiss", "Close", show=False, id="stats-close", tooltip="Close the statistics"),
+]
+"""Keys of the statistics screen (S)."""
+
 LOCAL_TABLES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Run list", NAVIGATOR_BINDINGS),
     ("Run search (/)", SEARCH_BINDINGS),
     ("Find bar (ctrl+f)", FIND_BINDINGS),
     ("Text panes after a find", TEXT_VIEW_BINDINGS),
+    ("Clusters screen (C)", CLUSTER_BINDINGS),
+    ("Statistics screen (S)", STATS_BINDINGS),
+    ("Confirmation dialog", CONFIRM_BINDINGS),
 )
 """Keys that belong to one widget, by help section."""
 

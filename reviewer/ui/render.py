@@ -16,7 +16,7 @@ from pygments.util import ClassNotFound
 from rich.ansi import AnsiDecoder
 from rich.text import Text
 from textual.content import Content
-from textual.highlight import highlight
+from textual.highlight import HighlightTheme, highlight
 
 from reviewer.model.sanitize import cap_text, clean
 
@@ -110,8 +110,12 @@ def plain_lines(text: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = ()
     return finish(lines, cleaned.hidden, cleaned.controls, capped.cut_lines, capped.cut_chars, notes)
 
 
-def code_lines(text: str, path: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = ()) -> Prepared:
-    """Sanitised, capped lines highlighted by the language the file name says (plain if unknown)."""
+def code_lines(text: str, path: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = (),
+               theme: type[HighlightTheme] = HighlightTheme) -> Prepared:
+    """Sanitised, capped lines highlighted by the language the file name says (plain if unknown).
+
+    ``theme`` gives the token colours (the app's current theme: see ``reviewer.ui.theming``).
+    """
     cleaned = clean(text)
     capped = cap_text(body_of(cleaned.text).expandtabs(TAB_SIZE), MAX_LINES, line_cap)
     texts = capped.text.split("\n")
@@ -119,7 +123,7 @@ def code_lines(text: str, path: str, line_cap: int = LINE_CAP, notes: tuple[str,
     language = language_for(path)
     if language is not None:
         try:
-            coloured = split_lines(highlight(capped.text, language=language, tab_size=TAB_SIZE))[: len(texts)]
+            coloured = split_lines(highlight(capped.text, language=language, theme=theme, tab_size=TAB_SIZE))[: len(texts)]
         except Exception:  # a lexer bug must not cost the reviewer the file
             coloured = []
         if [line.plain for line in coloured] == texts:

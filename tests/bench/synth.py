@@ -4,6 +4,10 @@ Per run: a 2 KB brief (shared by the runs of a task, as harnesses do), 3 code fi
 300 lines, a 5 KB `go test -v` grader output with some failures, 6 transcript turns; about a
 fifth of the failures are labelled by reviewer "bench". Files with the same content are hard
 links to one copy so that 100,000 runs fit on disk and are written quickly.
+
+:func:`add_big_runs` adds a run with a 20,000-line code file and one whose grader output is a
+single 10 MB line; :func:`generate_export` writes a folder whose label files hold a given
+number of labels (several reviewers, real evidence fingerprints) for the export benchmark.
 """
 
 from __future__ import annotations
@@ -101,6 +105,7 @@ class Pool:
         self.made: dict[str, Path] = {}
 
     def place(self, key: str, content: str | bytes, target: Path) -> None:
+        """Write ``content`` at ``target`` (a hard link to the first copy when possible)."""
         src = self.made.get(key)
         if src is None:
             src = self.dir / f"{len(self.made)}"
@@ -112,7 +117,8 @@ class Pool:
             target.write_bytes(src.read_bytes())
 
 
-def generate(root: Path, runs: int, seed: int = 1, labelled_share: float = 0.2) -> dict[str, int]:
+def generate(root: Path, runs: int, seed: int = 1, labelled_share: float = 0.2,
+             failing_choices: tuple[int, ...] = (0, 0, 1, 2, 3, 5)) -> dict[str, int]:
     """Write the folder; returns counts (runs, sessions, failures, labels)."""
     rng = random.Random(seed)
     pool = Pool(root)
@@ -143,7 +149,7 @@ def generate(root: Path, runs: int, seed: int = 1, labelled_share: float = 0.2) 
                 name = f"part{k}.go"
                 pool.place(f"code{k}-{variant}", code_text(variant, lines), rdir / "attempts" / "1" / name)
                 files.append(name)
-            failing = rng.choice([0, 0, 1, 2, 3, 5])
+            failing = rng.choice(failing_choices)
             failures += failing
             pool.place(f"grader{n % 30}-{failing}", grader_text(n % 30, failing), rdir / "grader" / "heldout.out")
             pool.place(f"transcript{n % 20}", tomli_w.dumps(transcript_doc(n % 20)), rdir / "transcript.toml")
@@ -161,3 +167,103 @@ def generate(root: Path, runs: int, seed: int = 1, labelled_share: float = 0.2) 
             (sdir / "labels" / "bench.toml").write_bytes(tomli_w.dumps(
                 {"format": 1, "reviewer": "bench", "session": sid, "label": label_entries}).encode())
     return {"runs": runs, "sessions": sessions, "failures": failures, "labels": labels}
+
+
+BIG_SESSION = "zz-big"
+BIG_LINES = 20_000
+LONG_LINE = 10 << 20
+
+
+def big_code(lines: int) -> str:
+    """A Go file of ``lines`` lines."""
+    body = ["package big", ""]
+    i = 0
+    while len(body) < lines:
+        body += [f"func step{i}(x int) int {{", f"\treturn x + {i} // step {i}", "}"]
+        i += 1
+    return "\n".join(body[:lines]) + "\n"
+
+
+def add_big_runs(root: Path) -> dict[str, str]:
+    """Add session ``zz-big``: a run with a 20,000-line file, one with a 10 MB one-line output.
+
+    Returns the failure id to open for each: ``{"bigfile": id, "longline": id}``.
+    """
+    sdir = root / BIG_SESSION
+    sdir.mkdir(parents=True, exist_ok=True)
+    (sdir / "session.toml").write_bytes(tomli_w.dumps({"format": 1, "session": {"harness": "synth"}}).encode())
+    specs = {
+        "bigfile": ("big.go", big_code(BIG_LINES), "--- FAIL: TestBig (0.00s)\nFAIL\n"),
+        "longline": ("small.go", code_text(1, 120), "got " + "x" * (LONG_LINE - 4)),
+    }
+    ids = {}
+    for rid, (name, code, output) in specs.items():
+        rdir = sdir / "runs" / rid
+        (rdir / "attempts" / "1").mkdir(parents=True, exist_ok=True)
+        (rdir / "grader").mkdir(exist_ok=True)
+        (rdir / "attempts" / "1" / name).write_text(code)
+        (rdir / "grader" / "out.txt").write_text(output)
+        (rdir / "brief.md").write_text(brief_text(1))
+        (rdir / "transcript.toml").write_bytes(tomli_w.dumps(transcript_doc(1)).encode())
+        doc = {"format": 1,
+               "run": {"task": f"big-{rid}", "model": "model-big", "access": "local", "outcome": "fail",
+                       "brief": "brief.md", "transcript": "transcript.toml"},
+               "attempt": [{"files": [name]}],
+               "grader": [{"name": "heldout", "command": "go test -v", "exit_status": 1, "output": "grader/out.txt",
+                           "check": [{"key": "TestBig", "status": "fail", "message": "see the output"}]}]}
+        (rdir / "run.toml").write_bytes(tomli_w.dumps(doc).encode())
+        ids[rid] = f"{BIG_SESSION}/{rid}#heldout:TestBig"
+    return ids
+
+
+def label_file(session: str, reviewer: str, rows: list[tuple[str, str, str, str]]) -> bytes:
+    """A label file exactly as ``labels_to_bytes`` writes it, for (run, check, verdict, evidence) rows."""
+    from reviewer.commands.export import toml_string
+
+    out = [f"format = 1\nreviewer = {toml_string(reviewer)}\nsession = {toml_string(session)}\n"]
+    for run_id, check, verdict, evidence in sorted(rows):
+        out.append(f"\n[[label]]\ncheck = {toml_string(check)}\nevidence = {toml_string(evidence)}\n"
+                   f"labelled_at = \"2026-11-02T00:00:00Z\"\nnote = \"\"\nrun = {toml_string(run_id)}\n"
+                   f"tags = []\nverdict = {toml_string(verdict)}\n")
+    return "".join(out).encode()
+
+
+def generate_export(root: Path, labels: int = 100_000, reviewers: int = 5, seed: int = 7) -> dict[str, int]:
+    """A folder with exactly ``labels`` labels over runs with 8 to 12 failures each, by several reviewers.
+
+    Each reviewer labels the same failures, with the evidence fingerprint the app would have
+    written (one in twenty is stale); files are written exactly as the app writes them.
+    """
+    from reviewer.store.evidence import evidence_hash
+    from reviewer.store.sessions import SessionStore
+
+    per_reviewer = labels // reviewers
+    runs = per_reviewer // 10 + per_reviewer // 50 + 1
+    generate(root, runs, seed=seed, labelled_share=0.0, failing_choices=(8, 9, 10, 11, 12))
+    store = SessionStore(root, use_index=False)
+    store.scan()
+    rng = random.Random(seed)
+    chosen: list[tuple[str, str, str, str]] = []
+    for run in store.runs:
+        for f in store.failures(run):
+            if len(chosen) == per_reviewer:
+                break
+            stale = rng.random() < 0.05
+            chosen.append((run.session, run.id, f.check_id, "sha256:" + "0" * 32 if stale else evidence_hash(store, run, f)))
+    if len(chosen) < per_reviewer:
+        raise RuntimeError("not enough failures for the labels asked for")
+    written = 0
+    for r in range(reviewers):
+        reviewer = f"reviewer-{r}"
+        count = per_reviewer + (labels - per_reviewer * reviewers if r == reviewers - 1 else 0)
+        rows = chosen[:count] if count <= len(chosen) else chosen + chosen[: count - len(chosen)]
+        by_session: dict[str, list[tuple[str, str, str, str]]] = {}
+        for session, run_id, check, evidence in rows:
+            verdict = "specification" if rng.random() < 0.3 else "capability"
+            by_session.setdefault(session, []).append((run_id, check, verdict, evidence))
+        for session, session_rows in by_session.items():
+            folder = root / session / "labels"
+            folder.mkdir(exist_ok=True)
+            (folder / f"{reviewer}.toml").write_bytes(label_file(session, reviewer, session_rows))
+        written += len(rows)
+    return {"runs": runs, "labels": written}

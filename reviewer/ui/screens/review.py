@@ -12,6 +12,7 @@ from textual.widgets import Footer
 from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.widgets.chrome import PANE_IDS, FindBar, NavigatorPanel, PaneTabs, StatusBar
 from reviewer.ui.widgets.code import CodePane
+from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.transcript import TranscriptPane
@@ -42,6 +43,7 @@ class ReviewScreen(Screen[None]):
                     yield CodePane()
                     yield GraderPane()
                     yield TranscriptPane()
+                yield EvidencePanel()
         yield FindBar(id="find")
         yield StatusBar()
         yield Footer()

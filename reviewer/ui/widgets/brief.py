@@ -12,10 +12,12 @@ from textual.message import Message
 from textual.widget import Widget
 from markdown_it.token import Token
 from textual.widgets import Markdown
+from textual.highlight import highlight
 from textual.widgets.markdown import MarkdownFence
 
 from reviewer.model.sanitize import cap_text, clean
 from reviewer.ui.state import Selection
+from reviewer.ui.theming import current_highlight
 from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_notes
 
 BRIEF_LINES = 3_000
@@ -54,6 +56,12 @@ class NamedFence(MarkdownFence):
         words = (token.info or "").split()
         token.info = words[0] if words else "text"
         super().__init__(markdown, token, code)
+
+    def highlight(self, code: str, language: str, ansi: bool = False, dark: bool = False) -> Content:  # type: ignore[override]
+        """Highlight in the current theme's code colours (as the Code pane does)."""
+        if ansi:
+            return MarkdownFence.highlight(code, language, ansi, dark)
+        return highlight(code, language=language or "text", theme=current_highlight(self.app))
 
 
 class InertMarkdown(Markdown):

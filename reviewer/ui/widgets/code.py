@@ -14,6 +14,7 @@ from textual.widgets import Static
 from reviewer.model import Attempt, AttemptFile, Run
 from reviewer.ui.render import LINE_CAP, Prepared, code_lines, diff_lines, language_for, one_line, plain_lines
 from reviewer.ui.state import Selection
+from reviewer.ui.theming import current_highlight
 from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_notes
 from reviewer.ui.widgets.text_view import TextView
 
@@ -83,12 +84,15 @@ class CodePane(Pane):
     class Loaded(Message):
         """File lines prepared in a worker (plain first, then highlighted)."""
 
-        def __init__(self, token: CodeToken, prepared: Prepared, final: bool, notice: bool = False) -> None:
+        def __init__(self, token: CodeToken, prepared: Prepared, final: bool, notice: bool = False,
+                     style: type | None = None) -> None:
             super().__init__()
             self.token = token
             self.prepared = prepared
             self.final = final
             self.notice = notice
+            self.style = style
+            """The highlight theme the lines were coloured with (None: not highlighted)."""
 
     def __init__(self, id: str = "code") -> None:
         super().__init__(id=id)
@@ -157,9 +161,16 @@ class CodePane(Pane):
         self.set_header(Content.assemble(*parts))
         self.query_one(FileBar).show(attempt, selection.file)
 
+    def rehighlight(self) -> None:
+        """The theme changed: colour the shown file again with its token colours (scroll kept)."""
+        token = self.token
+        if token is None or token.diff or not token.file:
+            return
+        self.load(token, fresh=self.shown != token)
+
     @work(thread=True, exclusive=True, group="code")
-    def load(self, token: CodeToken) -> None:
-        """Read and prepare the file, or the diff (worker thread)."""
+    def load(self, token: CodeToken, fresh: bool = True) -> None:
+        """Read and prepare the file, or the diff (worker thread); ``fresh=False`` only re-highlights."""
         run = self.review.runs_by_key.get(token.run_key)
         if run is None:
             return
@@ -179,9 +190,12 @@ class CodePane(Pane):
             self.post_message(self.Loaded(token, self.diff_for(run, token, blob.text), True))
             return
         language = language_for(token.file)
-        self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), language is None))
+        if fresh or language is None:
+            self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), language is None))
         if language is not None:
-            self.post_message(self.Loaded(token, code_lines(blob.text, token.file, token.line_cap, notes), True))
+            style = current_highlight(self.app)
+            prepared = code_lines(blob.text, token.file, token.line_cap, notes, theme=style)
+            self.post_message(self.Loaded(token, prepared, True, style=style))
 
     def diff_for(self, run: Run, token: CodeToken, text: str) -> Prepared:
         """The diff of this file against the previous attempt's file of the same path."""
@@ -203,6 +217,8 @@ class CodePane(Pane):
         """Show prepared lines if they are still wanted."""
         if message.token != self.token:
             return
+        if message.style is not None and message.style is not current_highlight(self.app):
+            return  # coloured for a theme no longer in use; the new colours are on their way
         prepared = message.prepared
         if message.notice:
             self.view.show_notice(prepared.lines[0].plain if prepared.lines else "", "$text-warning")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
 from textual import work
 from textual.app import ComposeResult
@@ -15,6 +16,7 @@ from reviewer.model import Check, CheckStatus, GraderRecord, Run, check_id
 from reviewer.model.sanitize import clean
 from reviewer.ui.render import LINE_CAP, Prepared, ansi_lines, one_line
 from reviewer.ui.state import RunDetail, Selection, grader_of
+from reviewer.ui.theming import verdict_symbols
 from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_notes
 from reviewer.ui.widgets.text_view import TextView
 
@@ -28,16 +30,19 @@ MESSAGE_LINES = 6
 
 
 VERDICT_BADGES = {
-    "specification": ("\u25c6 specification", "bold $text-accent"),
-    "capability": ("\u25b2 capability", "bold $text-warning"),
+    "specification": ("\u25c6 specification", "bold $verdict-specification"),
+    "capability": ("\u25b2 capability", "bold $verdict-capability"),
     "deferred": ("\u2026 deferred", "$text-muted"),
     "stale": ("\u27f3 stale: evidence changed", "$text-error"),
 }
 
 
-def verdict_badge(verdict: str) -> tuple[str, str]:
-    """A verdict as symbol and word (never colour alone)."""
-    return VERDICT_BADGES.get(verdict, (verdict, ""))
+def verdict_badge(verdict: str, symbols: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """A verdict as symbol and word (never colour alone); ``symbols``: the theme's, by verdict."""
+    text, style = VERDICT_BADGES.get(verdict, (verdict, ""))
+    if symbols and verdict in symbols:
+        text = f"{symbols[verdict]} {verdict}"
+    return text, style
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +196,7 @@ class GraderPane(Pane):
                 parts: list[Content | tuple[str, str] | str] = [(symbol, style), " ", one_line(check.name, 160)]
                 verdict = labels.verdict(fid) if check.failing else ""
                 if verdict:
-                    parts += ["  ", verdict_badge(verdict)]
+                    parts += ["  ", verdict_badge(verdict, verdict_symbols(self.app))]
                 if current:
                     parts += ["  ", ("\u25c0", "bold $text-primary")]
                     marked = len(lines)
@@ -200,6 +205,9 @@ class GraderPane(Pane):
                 if current:
                     for text in message_lines(check):
                         lines.append(Content.styled(f"    {text}", "$text-muted"))
+                        self.rows.append((gv.name, check.key))
+                    for extra in self.review.reviewer_lines(fid):
+                        lines.append(extra)
                         self.rows.append((gv.name, check.key))
         if not lines:
             lines = [Content.styled("no checks recorded", "$text-muted")]

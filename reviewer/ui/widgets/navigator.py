@@ -42,7 +42,7 @@ class RunNavigator(ScrollView, can_focus=True):
     RunNavigator > .run-navigator--cursor { background: $primary 30%; text-style: bold; }
     RunNavigator:focus > .run-navigator--cursor { background: $primary 60%; }
     RunNavigator > .run-navigator--group { color: $text-secondary; text-style: bold; }
-    RunNavigator > .run-navigator--dim { color: $text-muted; }
+    RunNavigator > .run-navigator--dim { color: $foreground 55%; }
     """
 
     class RunChosen(Message):

@@ -60,7 +60,7 @@ class TextView(ScrollView, can_focus=True):
         color: $foreground;
         scrollbar-size: 1 1;
     }
-    TextView > .text-view--gutter { color: $text-muted; }
+    TextView > .text-view--gutter { color: $foreground 50%; }
     TextView > .text-view--marked { background: $primary 25%; }
     TextView > .text-view--match { background: $warning 40%; }
     TextView > .text-view--current-match { background: $warning; color: $text; }
@@ -210,6 +210,11 @@ class TextView(ScrollView, can_focus=True):
             self.virtual_size = Size(self._text_width() + self.gutter_width, self.row_count())
         else:
             self.virtual_size = Size(self._width + self.gutter_width + 1, len(self.lines))
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """A scrollbar that appears after a scroll starts at that scroll (Textual leaves it at the top)."""
+        if shown:
+            self.vertical_scrollbar.position = self.scroll_y
 
     def on_focus(self, _event: events.Focus) -> None:
         """Focus changes the styles: redraw."""

@@ -1,0 +1,419 @@
+"""The index cache: what scanning a sessions folder learnt, kept so the next open only stats.
+
+It lives outside the sessions folder, in ``$XDG_CACHE_HOME/reviewer/index-<hash>.jsonl``
+(``~/.cache`` by default; ``REVIEWER_INDEX=off`` turns it off), one file per folder, named by a
+hash of the folder's real path. The first line is a header (format, version, the folder's real
+path, a fingerprint of the code that parses manifests and grader output, and the sha256 of the
+rest); then one line per run: ``<manifest path>\\t<run>\\t<failing checks>\\t<fingerprints>``,
+each part a JSON document (``null`` when absent), and one per labels file read by ``export``
+(``@<path>\\t<key>\\t<labels>``). Only plain JSON values are stored, never pickles.
+
+Each run is keyed by its manifest's (size, mtime_ns, ctime_ns, inode): any change to
+``run.toml`` drops what was known about the run. Beside the parsed run an entry may hold the
+run's failing checks, keyed the same way by every grader output they were parsed from, and
+evidence fingerprints, keyed by the brief, the graded files and the outputs. Validity is
+decided by ``lstat`` alone (see :mod:`reviewer.store.index_files` for the racy-write rule).
+
+The file is our own, but it is still checked like input: a damaged or foreign file (checksum,
+owner, link, header, root, code fingerprint) is ignored as a whole; a line that does not decode
+into exactly the values a manifest could have given, with every path inside the root and every
+dependency exactly the files the run names, is ignored. A forged line can therefore say no more
+than a manifest could, and never makes the program read outside the folder.
+
+Memory: slots are kept as their JSON text and decoded when asked for; runs are encoded again
+when the index is saved (which streams, never building the file in memory).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from reviewer.model import Check, Run
+from reviewer.model.label import Label
+from reviewer.store.index_codec import (
+    BadEntry,
+    decode_failing,
+    decode_hashes,
+    decode_key,
+    decode_keyed,
+    decode_labels,
+    decode_run,
+    dumps,
+    encode_check,
+    encode_keyed,
+    encode_labels,
+    encode_run,
+    hashed_refs,
+    output_refs,
+)
+from reviewer.store.index_files import (
+    Deps,
+    StatKey,
+    code_fingerprint,
+    dep_keys,
+    deps_settled,
+    index_enabled,
+    index_path,
+    open_own_file,
+    settled,
+    write_private,
+)
+
+INDEX_FORMAT = "reviewer-index"
+INDEX_VERSION = 1
+MESSAGE_BUDGET = 64 << 10
+"""Failing checks whose messages exceed this (bytes per run) are parsed again instead."""
+LABELS_MARK = "@"
+"""Lines of labels files start with this (a run's manifest path never does)."""
+BAD = (BadEntry, ValueError, TypeError, RecursionError)
+
+
+@dataclass(frozen=True, slots=True)
+class Failing:
+    """A run's failing checks, in order, and the grader outputs they were parsed from."""
+
+    outputs: Deps
+    checks: tuple[tuple[str, Check], ...]
+
+
+@dataclass(slots=True)
+class Evidence:
+    """Evidence fingerprints of a run's failures and the files they were computed from."""
+
+    deps: Deps
+    hashes: dict[str, str]
+
+
+@dataclass(slots=True)
+class Entry:
+    """What the index knows about one run: its manifest key, the run, and two slots as text."""
+
+    key: StatKey
+    run: Run
+    failing_text: str | None = None
+    evidence_text: str | None = None
+    evidence: Evidence | None = None
+    """The decoded fingerprints, once asked for (``evidence_text`` is then stale until saved)."""
+    failing_checked: int = -1
+    evidence_checked: int = -1
+
+
+class RunIndex:
+    """The index of one sessions folder: runs by manifest path, with what was derived from them.
+
+    Safe to use from several threads. ``path`` None keeps it in memory only.
+    """
+
+    def __init__(self, root: Path, path: Path | None = None) -> None:
+        self.root = str(root)
+        self.real = os.path.realpath(root)
+        self.path = path
+        self.stored: dict[str, bytes] = {}
+        """Lines of the loaded file not looked up yet, by manifest path (saved again as they are)."""
+        self.entries: dict[str, Entry] = {}
+        self.labels: dict[str, tuple[StatKey, str]] = {}
+        """Labels files by path: their key and their labels as stored text."""
+        self.lock = threading.RLock()
+        self.dirty = False
+        self.generation = 0
+        self.rejected = 0
+        """Stored entries that did not decode (the file was damaged or foreign)."""
+        self.ignored = ""
+        """Why the whole file was ignored, "" when it was read (or there was none)."""
+
+    @classmethod
+    def open(cls, root: Path) -> "RunIndex":
+        """The index of a folder, loaded from the cache when a valid one is there."""
+        if not index_enabled():
+            return cls(root)
+        index = cls(root, index_path(root))
+        index.load()
+        return index
+
+    # ---- the file ------------------------------------------------------------------------
+
+    def header(self, sha256: str) -> bytes:
+        """The first line of the file."""
+        return dumps({"format": INDEX_FORMAT, "version": INDEX_VERSION, "root": self.real,
+                      "code": code_fingerprint(), "sha256": sha256}).encode("ascii") + b"\n"
+
+    def load(self) -> None:
+        """Read the cache file line by line; anything wrong with it and it is ignored whole."""
+        if self.path is None:
+            return
+        try:
+            f = open_own_file(self.path)
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            self.ignored = str(exc)
+            return
+        stored: dict[str, bytes] = {}
+        digest = hashlib.sha256()
+        with f:
+            try:
+                header = json.loads(f.readline())
+            except (ValueError, RecursionError):
+                header = None
+            if not isinstance(header, dict) or self.header(str(header.get("sha256"))) != dumps(header).encode() + b"\n":
+                self.ignored = "written for another folder, version or program"
+                return
+            for line in f:
+                digest.update(line)
+                tab = line.find(b"\t")
+                if tab > 0:
+                    stored[line[:tab].decode("utf-8", "surrogateescape")] = line
+        if digest.hexdigest() != header["sha256"]:
+            self.ignored = "checksum mismatch (damaged)"
+            return
+        for name in [k for k in stored if k.startswith(LABELS_MARK)]:
+            parts = stored.pop(name).split(b"\t")
+            try:
+                if len(parts) != 3:
+                    raise BadEntry("not a labels entry")
+                self.labels[name[1:]] = (decode_key(json.loads(parts[1])), parts[2].decode("ascii").rstrip("\n"))
+            except BAD:
+                self.rejected += 1
+        self.stored = stored
+
+    def save(self) -> bool:
+        """Write the index if anything changed (streamed); False when nothing was written."""
+        if self.path is None or not self.dirty:
+            return False
+        with self.lock:
+            self.dirty = False
+            rels = list(self.entries)
+            head = list(self.stored.values())
+            head += [f"{LABELS_MARK}{path}\t{dumps(list(key))}\t{text}\n".encode("utf-8", "surrogateescape")
+                     for path, (key, text) in self.labels.items()]
+
+        def lines() -> Iterator[bytes]:
+            yield from head
+            for rel in rels:
+                with self.lock:
+                    entry = self.entries.get(rel)
+                    line = encode_line(rel, entry) if entry is not None else ""
+                if line:
+                    yield line.encode("ascii")
+
+        try:
+            write_private(self.path, self.header, lines())
+        except OSError:
+            self.dirty = True
+            return False
+        return True
+
+    # ---- runs ----------------------------------------------------------------------------
+
+    def next_generation(self) -> None:
+        """A new look at the folder: derived data is checked against the disk again."""
+        with self.lock:
+            self.generation += 1
+
+    def lookup(self, rel: str, key: StatKey, session: str, run_id: str) -> Run | None:
+        """The run of a manifest whose stat gave ``key``, when the index holds that version."""
+        with self.lock:
+            entry = self.entries.get(rel)
+            if entry is None:
+                stored = self.stored.pop(rel, None)
+                if stored is None:
+                    return None
+                entry = self._decode(stored, session, run_id, rel)
+                if entry is None:
+                    return None
+                self.entries[rel] = entry
+            if entry.key != key:
+                del self.entries[rel]
+                self.dirty = True
+                return None
+            return entry.run
+
+    def _decode(self, stored: bytes, session: str, run_id: str, rel: str) -> Entry | None:
+        try:
+            parts = stored.rstrip(b"\n").split(b"\t")
+            if len(parts) != 4:
+                raise BadEntry("not an entry")
+            raw = json.loads(parts[1])
+            if type(raw) is not list or len(raw) != 2:
+                raise BadEntry("not an entry")
+            entry = Entry(decode_key(raw[0]), decode_run(raw[1], session, run_id, rel))
+            entry.failing_text = None if parts[2] == b"null" else parts[2].decode("ascii")
+            entry.evidence_text = None if parts[3] == b"null" else parts[3].decode("ascii")
+        except BAD:
+            self.rejected += 1
+            self.dirty = True
+            return None
+        return entry
+
+    def remember(self, rel: str, key: StatKey, run: Run) -> None:
+        """Record a freshly parsed run (``key`` taken before the manifest was read)."""
+        if not settled(key):
+            return
+        with self.lock:
+            self.entries[rel] = Entry(key, run)
+            self.stored.pop(rel, None)
+            self.dirty = True
+
+    def retain(self, rels: set[str]) -> None:
+        """After a full scan: forget runs that are gone."""
+        with self.lock:
+            if self.stored:
+                self.stored.clear()
+                self.dirty = True
+            for rel in [r for r in self.entries if r not in rels]:
+                del self.entries[rel]
+                self.dirty = True
+
+    def _entry(self, run: Run) -> Entry | None:
+        entry = self.entries.get(run.manifest)
+        return entry if entry is not None and entry.run is run else None
+
+    def _reject(self, entry: Entry, failing: bool) -> None:
+        """Drop a slot that did not decode (under the lock)."""
+        self.rejected += 1
+        self.dirty = True
+        if failing:
+            entry.failing_text = None
+        else:
+            entry.evidence, entry.evidence_text = None, None
+
+    # ---- failing checks ------------------------------------------------------------------
+
+    def failing(self, run: Run) -> Failing | None:
+        """The run's failing checks as (grader, check), when every output is unchanged."""
+        with self.lock:
+            entry = self._entry(run)
+            text = entry.failing_text if entry is not None else None
+            if entry is None or text is None:
+                return None
+            try:
+                outputs, checks = decode_keyed(json.loads(text), output_refs(run), run_dir(run), decode_failing)
+            except BAD:
+                self._reject(entry, True)
+                return None
+            checked = entry.failing_checked == self.generation
+        if not checked:
+            if dep_keys(self.root, [ref for ref, _ in outputs]) != outputs:
+                with self.lock:
+                    if entry.failing_text is text:
+                        entry.failing_text, self.dirty = None, True
+                return None
+            with self.lock:
+                entry.failing_checked = self.generation
+        return Failing(outputs, checks)
+
+    def remember_failing(self, run: Run, outputs: Deps, checks: tuple[tuple[str, Check], ...]) -> None:
+        """Record a run's failing checks, parsed from outputs that had these keys before reading."""
+        if [r for r, _ in outputs] != output_refs(run) or not deps_settled(outputs):
+            return
+        if sum(len(c.message) for _, c in checks) > MESSAGE_BUDGET:
+            return
+        text = encode_keyed(outputs, [[g, *encode_check(c)] for g, c in checks], run_dir(run))
+        with self.lock:
+            entry = self._entry(run)
+            if entry is not None:
+                entry.failing_text, entry.failing_checked, self.dirty = text, self.generation, True
+
+    # ---- evidence ------------------------------------------------------------------------
+
+    def _evidence_slot(self, entry: Entry, run: Run) -> Evidence | None:
+        """The entry's fingerprints, decoded from their text on first use (under the lock)."""
+        if entry.evidence is None and entry.evidence_text is not None:
+            try:
+                deps, hashes = decode_keyed(json.loads(entry.evidence_text), hashed_refs(run), run_dir(run), decode_hashes)
+            except BAD:
+                self._reject(entry, False)
+                return None
+            entry.evidence = Evidence(deps, hashes)
+        return entry.evidence
+
+    def evidence(self, run: Run, check: str) -> str | None:
+        """A failure's evidence fingerprint, when none of the files it hashes changed."""
+        with self.lock:
+            entry = self._entry(run)
+            slot = self._evidence_slot(entry, run) if entry is not None else None
+            if entry is None or slot is None:
+                return None
+            checked = entry.evidence_checked == self.generation
+        if not checked:
+            if dep_keys(self.root, [ref for ref, _ in slot.deps]) != slot.deps:
+                with self.lock:
+                    if entry.evidence is slot:
+                        entry.evidence, entry.evidence_text, self.dirty = None, None, True
+                return None
+            with self.lock:
+                entry.evidence_checked = self.generation
+        return slot.hashes.get(check)
+
+    def remember_evidence(self, run: Run, deps: Deps, check: str, value: str) -> None:
+        """Record a fingerprint computed from files that had ``deps`` keys before reading."""
+        if [r for r, _ in deps] != hashed_refs(run) or not deps_settled(deps):
+            return
+        with self.lock:
+            entry = self._entry(run)
+            if entry is None:
+                return
+            slot = self._evidence_slot(entry, run)
+            if slot is None or slot.deps != deps:
+                entry.evidence = Evidence(deps, {})
+                entry.evidence_checked = self.generation
+            entry.evidence.hashes[check] = value
+            entry.evidence_text, self.dirty = None, True
+
+    # ---- labels files --------------------------------------------------------------------
+
+    def label_file(self, path: Path, key: StatKey, session: str) -> tuple[str, tuple[Label, ...]] | None:
+        """A labels file's reviewer and labels as last parsed, when its key is unchanged."""
+        with self.lock:
+            found = self.labels.get(str(path))
+        if found is None or found[0] != key:
+            return None
+        try:
+            return decode_labels(json.loads(found[1]), session)
+        except BAD:
+            with self.lock:
+                self.rejected += 1
+                self.labels.pop(str(path), None)
+                self.dirty = True
+            return None
+
+    def remember_label_file(self, path: Path, key: StatKey, reviewer: str, labels: tuple[Label, ...]) -> None:
+        """Record a labels file parsed after its key was taken."""
+        if not settled(key) or any(ch in str(path) for ch in "\t\n\r"):
+            return
+        try:
+            text = encode_labels(reviewer, labels)
+        except (TypeError, ValueError, RecursionError):
+            return
+        with self.lock:
+            self.labels[str(path)] = (key, text)
+            self.dirty = True
+
+    def retain_label_files(self, paths: set[str]) -> None:
+        """Forget labels files that are gone."""
+        with self.lock:
+            for path in [p for p in self.labels if p not in paths]:
+                del self.labels[path]
+                self.dirty = True
+
+
+def encode_line(rel: str, entry: Entry) -> str:
+    """One index line (with its newline); "" when the run holds values JSON cannot keep."""
+    try:
+        run_text = dumps([list(entry.key), encode_run(entry.run)])
+        if entry.evidence_text is None and entry.evidence is not None:
+            entry.evidence_text = encode_keyed(entry.evidence.deps, entry.evidence.hashes, run_dir(entry.run))
+    except (TypeError, ValueError, RecursionError):
+        return ""
+    return f"{rel}\t{run_text}\t{entry.failing_text or 'null'}\t{entry.evidence_text or 'null'}\n"
+
+
+def run_dir(run: Run) -> str:
+    """The run's folder, relative to the root."""
+    return run.manifest.rpartition("/")[0]

@@ -1,0 +1,178 @@
+"""What the index cache stands on: stat keys, where the cache lives, reading and writing it.
+
+A file is known by its key, ``(size, mtime_ns, ctime_ns, inode)`` from ``lstat`` (ctime
+changes on every write and cannot be set back, inode on every atomic replace). A file
+modified less than :data:`RACY_NS` before it was looked at is *not settled*: a second write in
+the same clock tick could keep every part of the key, so nothing derived from it is recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import hashlib
+import os
+import stat
+import tempfile
+import time
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterable, Iterator, Sequence
+
+from reviewer import __version__
+
+RACY_NS = 2_000_000_000
+"""A file modified this recently (ns) is not recorded: it may still be being written."""
+INDEX_CAP = 1 << 30
+"""A cache file larger than this is not read."""
+
+StatKey = tuple[int, ...]
+"""(size, mtime_ns, ctime_ns, inode) of a regular file; () for a missing one."""
+Deps = tuple[tuple[str, StatKey], ...]
+"""Files (paths relative to the root) with the keys they had when something was derived."""
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """The key of a file's stat."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def settled(key: StatKey, now_ns: int | None = None) -> bool:
+    """True when the file (or its absence) has not changed for :data:`RACY_NS`."""
+    if not key:
+        return True
+    now = time.time_ns() if now_ns is None else now_ns
+    return now - max(key[1], key[2]) > RACY_NS
+
+
+def file_key(root: str, ref: str) -> StatKey | None:
+    """The key of ``root/ref`` by ``lstat``; () when missing; None when it cannot be keyed."""
+    try:
+        st = os.lstat(os.path.join(root, ref))
+    except FileNotFoundError:
+        return ()
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return stat_key(st)
+
+
+def dep_keys(root: str, refs: Sequence[str]) -> Deps | None:
+    """Keys of several files, or None when one of them cannot be keyed."""
+    out = []
+    for ref in refs:
+        key = file_key(root, ref)
+        if key is None:
+            return None
+        out.append((ref, key))
+    return tuple(out)
+
+
+def deps_settled(deps: Deps) -> bool:
+    """Every file of ``deps`` is settled."""
+    now = time.time_ns()
+    return all(settled(key, now) for _, key in deps)
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/reviewer`` (default ``~/.cache/reviewer``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "reviewer"
+
+
+def index_enabled() -> bool:
+    """False when ``REVIEWER_INDEX`` is set to off, 0, no or false."""
+    return os.environ.get("REVIEWER_INDEX", "").strip().lower() not in ("0", "off", "no", "false")
+
+
+def index_path(root: Path) -> Path:
+    """Where the index of a sessions folder is kept: named by a hash of its real path."""
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return cache_dir() / f"index-{digest}.jsonl"
+
+
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of the code whose results the index holds: a new parser invalidates every entry."""
+    package = Path(__file__).resolve().parent.parent
+    files = sorted(
+        [*package.joinpath("model").glob("*.py"), *package.joinpath("parsers").glob("*.py")]
+        + [package / "store" / name for name in
+           ("manifest.py", "loader.py", "evidence.py", "index.py", "index_codec.py", "index_files.py",
+            "safe_fs.py", "sessions.py", "tomlfile.py", "labelfile.py")]
+    )
+    h = hashlib.sha256(__version__.encode())
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"?"
+        h.update(f"{path.parent.name}/{path.name}\x00{len(data)}\x00".encode())
+        h.update(data)
+    return h.hexdigest()[:32]
+
+
+def open_own_file(path: Path) -> BinaryIO:
+    """Open a cache file of ours for reading: a regular file owned by this user, not a link, capped.
+
+    Raises FileNotFoundError when there is none, ValueError or OSError when it is not one to read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file")
+        if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+            raise ValueError("owned by another user")
+        if st.st_size > INDEX_CAP:
+            raise ValueError("too large")
+        return os.fdopen(fd, "rb", buffering=1 << 20)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def write_private(path: Path, header: Callable[[str], bytes], lines: Iterable[bytes]) -> None:
+    """Replace a cache file atomically (temp file, rename), readable by this user only.
+
+    ``lines`` are streamed, never joined in memory; ``header`` gets their sha256 and is written
+    first (its length must not depend on the hash: it is written twice, before and after).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as f:
+            first = header("0" * 64)
+            f.write(first)
+            digest = hashlib.sha256()
+            for line in lines:
+                digest.update(line)
+                f.write(line)
+            final = header(digest.hexdigest())
+            if len(final) != len(first):
+                raise OSError("index header changed length")
+            f.seek(0)
+            f.write(final)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside: while tens of thousands of long-lived objects are made,
+    each full collection would walk all of them again for nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()

@@ -1,0 +1,318 @@
+"""The benchmark that keeps us honest: ``python tests/bench/bench.py --runs N [--json] [--folder PATH]``.
+
+Generates a synthetic sessions folder of N runs (``synth.py``; or measures ``--folder``) and, in
+one process, measures:
+
+- ``floor_s``: every run manifest read and parsed with the standard library alone;
+- ``open_s``: constructing the app (fresh store, no index cache) until the run list is filled,
+  the first failure is selected and all four panes show it, at 200x50; ``open_ratio`` =
+  ``open_s / floor_s``;
+- ``warm_open_s``: the same again with the index cache the first open wrote;
+- ``key_p50_ms`` / ``key_p95_ms``: the next-failure key until all four panes show the new
+  failure, over 200 presses (after the background count has finished);
+- ``rss_mb``: peak resident memory after the app measurements (before the export step);
+- ``bigfile_ms``: navigating to a 20,000-line code file until it is shown; ``longline_ms``:
+  to a 10 MB single-line grader output until it is shown (the longest event-loop stall
+  meanwhile is printed too);
+- ``export_s``: ``reviewer export`` (the real command, in process) of a separate synthetic
+  set of 100,000 labels, with the index cache primed by an export before (that first, cold
+  export is printed as well).
+
+Readiness is a predicate on the app's state, polled every millisecond. ``--json`` prints one
+object on one line with exactly those keys plus ``runs``; the default prints a table.
+Everything is written to a temporary folder (``XDG_*`` point there too) and removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import tomllib
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from synth import add_big_runs, generate, generate_export  # noqa: E402
+
+KEYS = ("runs", "floor_s", "open_s", "open_ratio", "warm_open_s", "key_p50_ms", "key_p95_ms", "rss_mb",
+        "bigfile_ms", "longline_ms", "export_s")
+TARGETS = {"open_ratio": 2, "open_s": 2, "warm_open_s": 0.5, "key_p95_ms": 50, "rss_mb": 250,
+           "bigfile_ms": 300, "longline_ms": 300, "export_s": 2}
+PRESSES = 200
+EXPORT_LABELS = 100_000
+RACY_WAIT = 2.2
+"""Seconds a freshly written file waits before the index cache records it (RACY_NS, and a margin)."""
+
+
+def floor_seconds(root: Path) -> float:
+    """Read and parse every ``<session>/runs/<run>/run.toml`` with os and tomllib only."""
+    start = time.perf_counter()
+    for session in os.scandir(root):
+        if session.name.startswith(".") or not session.is_dir():
+            continue
+        try:
+            runs = list(os.scandir(os.path.join(session.path, "runs")))
+        except OSError:
+            continue
+        for run in runs:
+            try:
+                with open(os.path.join(run.path, "run.toml"), "rb") as f:
+                    tomllib.load(f)
+            except (OSError, tomllib.TOMLDecodeError, ValueError, RecursionError):
+                pass
+    return time.perf_counter() - start
+
+
+def panes(app: Any) -> tuple[Any, Any, Any, Any]:
+    """Brief, Code, Grader and Transcript panes."""
+    from reviewer.ui.widgets.brief import BriefPane
+    from reviewer.ui.widgets.code import CodePane
+    from reviewer.ui.widgets.grader import GraderPane
+    from reviewer.ui.widgets.transcript import TranscriptPane
+
+    screen = app.review_screen
+    return (screen.query_one(BriefPane), screen.query_one(CodePane), screen.query_one(GraderPane),
+            screen.query_one(TranscriptPane))
+
+
+def code_shown(app: Any) -> bool:
+    """The Code pane shows the selected attempt's file (or says there is none)."""
+    sel = app.selection
+    code = panes(app)[1]
+    token = code.token
+    if token is None or (token.run_key, token.attempt, token.file, token.diff) != (sel.run_key, sel.attempt, sel.file, sel.diff):
+        return False
+    return not sel.file or code.shown == token
+
+
+def output_shown(app: Any) -> bool:
+    """The Grader pane shows the current run's output."""
+    grader = panes(app)[2]
+    token = grader.token
+    return token is not None and token.run_key == app.selection.run_key and bool(grader.output_plain)
+
+
+def ready(app: Any) -> bool:
+    """The run list has rows, a failure is selected and all four panes show it."""
+    from textual.widgets import Static
+
+    sel = app.selection
+    if not sel.failure_id or not app.navigator.rows:
+        return False
+    detail = app.detail
+    if detail is None or detail.run.key != sel.run_key:
+        return False
+    brief, _, _, transcript = panes(app)
+    header = brief.query_one(".pane-header", Static)
+    if brief.run_key != sel.run_key or not brief.shown or str(header.content) == "loading\u2026":
+        return False
+    built = transcript.built
+    if detail.turns and (built is None or built.run_key != sel.run_key):
+        return False
+    return code_shown(app) and output_shown(app)
+
+
+async def until(predicate: Callable[[], bool], limit: float = 120.0) -> float:
+    """Poll every millisecond until ``predicate`` holds; returns when it did (perf_counter)."""
+    deadline = time.perf_counter() + limit
+    while not predicate():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the app did not get there in time")
+        await asyncio.sleep(0.001)
+    return time.perf_counter()
+
+
+async def idle(app: Any, group: str = "") -> None:
+    """Wait until no worker (of a group) is pending or running."""
+    from textual.worker import WorkerState
+
+    busy = (WorkerState.PENDING, WorkerState.RUNNING)
+    await until(lambda: not any(w.state in busy and (not group or w.group == group) for w in app.workers), 600)
+
+
+def make_app(root: Path) -> Any:
+    """The app on a fresh store (as ``reviewer PATH`` builds it), reviewer "bench"."""
+    from reviewer.store.sessions import SessionStore
+    from reviewer.ui.app import ReviewApp
+
+    return ReviewApp(SessionStore(root), reviewer="bench")
+
+
+async def press_keys(app: Any, presses: int) -> list[float]:
+    """Latency (seconds) of each next-failure press until every pane shows the new failure."""
+    from textual import events
+
+    from reviewer.ui.state import Target
+
+    first = app.selection
+    latencies: list[float] = []
+    while len(latencies) < presses:
+        before = app.selection
+        start = time.perf_counter()
+        app._driver.send_message(events.Key("j", "j"))
+        try:
+            done = await until(lambda: app.selection != before and ready(app), 10)
+        except TimeoutError:  # the last failure of the folder: start again from the first
+            app.go_to(Target(first.run_key, first.failure_id))
+            await until(lambda: ready(app) and app.selection.failure_id == first.failure_id, 30)
+            continue
+        latencies.append(done - start)
+        await asyncio.sleep(0.03)
+    return latencies
+
+
+async def open_big(app: Any, failure_id: str, shown: Callable[[Any], bool]) -> tuple[float, float]:
+    """Go to a failure; seconds until ``shown``, and the longest event-loop stall meanwhile."""
+    from reviewer.ui.state import Target
+
+    beats = [time.perf_counter()]
+    stall = [0.0]
+
+    def beat() -> None:
+        now = time.perf_counter()
+        stall[0] = max(stall[0], now - beats[-1])
+        beats.append(now)
+
+    timer = app.set_interval(0.005, beat)
+    await asyncio.sleep(0.05)
+    stall[0] = 0.0
+    start = time.perf_counter()
+    app.go_to(Target(failure_id.partition("#")[0], failure_id))
+    done = await until(lambda: app.selection.failure_id == failure_id and shown(app), 60)
+    await asyncio.sleep(0.3)
+    timer.stop()
+    return done - start, stall[0]
+
+
+async def measure_app(root: Path, big: dict[str, str], big_root: Path | None, presses: int) -> dict[str, float]:
+    """Cold open, key latency, big file and long line, then the warm open."""
+    out: dict[str, float] = {}
+    start = time.perf_counter()
+    app = make_app(root)
+    async with app.run_test(size=(200, 50)):
+        out["open_s"] = await until(lambda: ready(app), 300) - start
+        counted = await until(lambda: app.counting_done, 600)
+        out["count_s"] = counted - start
+        await idle(app, "count")
+        await idle(app, "index")  # the index cache is written once counting is done
+        latencies = await press_keys(app, presses)
+        out["key_p50_ms"] = statistics.median(latencies) * 1000
+        out["key_p95_ms"] = sorted(latencies)[max(0, int(len(latencies) * 0.95) - 1)] * 1000
+        out["key_max_ms"] = max(latencies) * 1000
+        if big_root is None:
+            out.update(await measure_big(app, big))
+        await idle(app)
+    if big_root is not None:
+        small = make_app(big_root)
+        async with small.run_test(size=(200, 50)):
+            await until(lambda: ready(small), 120)
+            out.update(await measure_big(small, big))
+            await idle(small)
+    start = time.perf_counter()
+    warm = make_app(root)
+    async with warm.run_test(size=(200, 50)):
+        out["warm_open_s"] = await until(lambda: ready(warm), 300) - start
+        await idle(warm)
+    return out
+
+
+async def measure_big(app: Any, big: dict[str, str]) -> dict[str, float]:
+    """The 20,000-line file and the 10 MB line."""
+    bigfile, _ = await open_big(app, big["bigfile"], code_shown)
+    longline, stall = await open_big(app, big["longline"], output_shown)
+    return {"bigfile_ms": bigfile * 1000, "longline_ms": longline * 1000, "longline_stall_ms": stall * 1000}
+
+
+def export_seconds(root: Path, out: Path) -> float:
+    """``reviewer export ROOT -o OUT`` in this process."""
+    from reviewer.cli import main
+
+    start = time.perf_counter()
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        status = main(["export", str(root), "-o", str(out)])
+    took = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"reviewer export failed with status {status}")
+    return took
+
+
+def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Everything, in order; returns the figures."""
+    for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        os.environ[name] = str(work / name.lower())
+    export_root = work / "export"
+    generate_export(export_root, EXPORT_LABELS)
+    written = time.monotonic()
+    big_root = None
+    if args.folder:
+        root = Path(args.folder).resolve()
+        big_root = work / "big"
+        big = add_big_runs(big_root)
+        runs = sum(1 for s in root.iterdir() if (s / "runs").is_dir() for r in (s / "runs").iterdir() if r.is_dir())
+    else:
+        root = work / "sessions"
+        generate(root, args.runs)
+        big = add_big_runs(root)
+        runs = args.runs
+        written = time.monotonic()
+    import reviewer.ui.app  # noqa: F401 - imported before anything is timed
+
+    figures: dict[str, Any] = {"runs": runs, "floor_s": floor_seconds(root)}
+    time.sleep(max(0.0, RACY_WAIT - (time.monotonic() - written)))
+    figures.update(asyncio.run(measure_app(root, big, big_root, args.presses)))
+    figures["open_ratio"] = figures["open_s"] / figures["floor_s"]
+    figures["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures["export_cold_s"] = export_seconds(export_root, work / "export-cold.toml")
+    figures["export_s"] = export_seconds(export_root, work / "export.toml")
+    return figures
+
+
+def table(figures: dict[str, Any]) -> str:
+    """The figures with their targets, one a line."""
+    lines = []
+    for key in (*KEYS, "export_cold_s", "count_s", "key_max_ms", "longline_stall_ms"):
+        if key not in figures:
+            continue
+        value = figures[key]
+        target = TARGETS.get(key)
+        if key == "rss_mb" and figures["runs"] >= 100_000:
+            target = 600
+        verdict = "" if target is None else ("  ok" if value < target else f"  MISSES (target < {target})")
+        lines.append(f"{key:18} {value:>12,.3f}{verdict}" if isinstance(value, float) else f"{key:18} {value:>12,}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, run, print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=10_000, help="runs to generate (default 10,000)")
+    parser.add_argument("--folder", help="measure this sessions folder instead of a generated one")
+    parser.add_argument("--json", action="store_true", help="one JSON object on one line")
+    parser.add_argument("--presses", type=int, default=PRESSES, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="reviewer-bench-"))
+    try:
+        figures = run(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps({k: round(figures[k], 4) if isinstance(figures[k], float) else figures[k] for k in KEYS}))
+    else:
+        print(table(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Live folders: runs written while the app is open appear, and the reviewer's place stays."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import tomli_w
+from uihelp import make_app, press, settle, sync
+
+from reviewer.ui.app import ReviewApp
+
+
+def write_run(root: Path, session: str, run_id: str, task: str, checks: list[dict[str, str]]) -> None:
+    """A run with recorded checks, written as a harness would (manifest last)."""
+    rdir = root / session / "runs" / run_id
+    (rdir / "attempts" / "1").mkdir(parents=True, exist_ok=True)
+    (rdir / "attempts" / "1" / "main.go").write_text("package main\n")
+    (rdir / "brief.md").write_text("# A new task\n")
+    doc = {"format": 1, "run": {"task": task, "model": "model-z", "outcome": "fail", "brief": "brief.md"},
+           "attempt": [{"files": ["main.go"]}],
+           "grader": [{"name": "heldout", "exit_status": 1, "check": checks}]}
+    (rdir / "run.toml").write_bytes(tomli_w.dumps(doc).encode())
+
+
+async def wait_for(app: ReviewApp, pilot: Any, done: Callable[[], bool], seconds: float = 10.0) -> float:
+    """Let the app run until ``done``; returns how long it took."""
+    start = time.monotonic()
+    while not done():
+        assert time.monotonic() - start < seconds, "the change did not show in time"
+        await asyncio.sleep(0.05)
+    await settle(app, pilot)
+    return time.monotonic() - start
+
+
+@sync
+async def test_a_run_written_while_open_appears_and_the_place_stays(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "j")
+        before = app.selection
+        nav = app.navigator
+        assert before.failure_id
+        write_run(basic, "s1", "aardvark--model-z", "aardvark", [{"key": "TestNew", "status": "fail", "message": "new"}])
+        took = await wait_for(app, pilot, lambda: "s1/aardvark--model-z" in nav.order)
+        assert took < 8
+        assert app.selection == before
+        assert nav.rows[nav.cursor].key == before.run_key and nav.current == before.run_key
+        await wait_for(app, pilot, lambda: app.failure_ids.get("s1/aardvark--model-z") is not None)
+        assert app.failure_ids["s1/aardvark--model-z"] == ("s1/aardvark--model-z#heldout:TestNew",)
+        assert app.is_running
+
+
+@sync
+async def test_runs_added_above_keep_the_current_run_on_its_screen_line(basic: Path) -> None:
+    for i in range(30):
+        write_run(basic, "s2", f"zebra-{i:02d}--model-z", f"zebra-{i:02d}", [{"key": "TestZ", "status": "fail"}])
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        nav = app.navigator
+        app.open_run("s2/zebra-29--model-z")
+        await settle(app, pilot)
+        before = app.selection
+        top = int(nav.scroll_offset.y)
+        line = nav.cursor - top
+        assert top > 0 and before.failure_id
+        for i in range(3):
+            write_run(basic, "s1", f"aardvark-{i}--model-z", f"aardvark-{i}", [{"key": "TestNew", "status": "fail"}])
+        await wait_for(app, pilot, lambda: "s1/aardvark-2--model-z" in nav.order)
+        assert app.selection == before and nav.rows[nav.cursor].key == before.run_key
+        assert nav.cursor - int(nav.scroll_offset.y) == line and int(nav.scroll_offset.y) > top
+
+
+@sync
+async def test_a_changed_current_run_reloads_and_keeps_its_failure(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        run_key = "s2/connected--model-a"
+        app.open_run(run_key)
+        await settle(app, pilot)
+        await press(app, pilot, "j")
+        before = app.selection
+        assert before.failure_id == f"{run_key}#oracle:path"
+        manifest = basic / "s2" / "runs" / "connected--model-a" / "run.toml"
+        manifest.write_text(manifest.read_text().replace('key = "connected"', 'key = "connected2"'))
+        await wait_for(app, pilot, lambda: app.detail is not None and any(
+            f.check.key == "connected2" for f in app.detail.failures))
+        assert app.selection == before
+        assert app.failure_ids[run_key] == (f"{run_key}#oracle:connected2", f"{run_key}#oracle:path")
+        manifest.write_text(manifest.read_text().replace('key = "path"', 'key = "path2"'))
+        await wait_for(app, pilot, lambda: app.selection.failure_id != before.failure_id)
+        assert app.selection.run_key == run_key and app.selection.failure_id == f"{run_key}#oracle:connected2"
