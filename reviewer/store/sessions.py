@@ -139,8 +139,8 @@ class SessionStore:
                 before = old.get(run.key)
                 if before is None or before is run:
                     continue
-                if self.index is None and before == run and before.metadata == run.metadata:
-                    corpus.runs[i] = before  # parsed again without an index: keep the object
+                if before == run and before.metadata == run.metadata:
+                    corpus.runs[i] = before  # read again but the same: keep the object
                 else:
                     changed.append(run)
             new = {r.key: r for r in corpus.runs}
