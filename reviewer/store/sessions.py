@@ -11,6 +11,7 @@ from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
 from reviewer.parsers import parse_output
 from reviewer.store.index import RunIndex
+from reviewer.store.index_codec import output_refs
 from reviewer.store.index_files import Deps, dep_keys
 from reviewer.store.loader import Corpus, load_manifest, scan
 from reviewer.store.manifest import BadManifest, turns_from_doc
@@ -70,6 +71,11 @@ class LRU:
             self.data.clear()
 
 
+def basis_of(deps: Deps | None) -> int:
+    """What refresh compares for a run's outputs: a hash of their keys (-1 when they had none)."""
+    return hash(tuple(key for _, key in deps)) if deps is not None else -1
+
+
 @dataclass(frozen=True, slots=True)
 class Changes:
     """What a refresh found: new runs, runs whose manifest or output changed, runs gone."""
@@ -94,15 +100,17 @@ class SessionStore:
         self.corpus = Corpus(root=self.root)
         self.by_key: dict[str, Run] = {}
         self.texts = LRU(64)
-        self.check_cache = LRU(4096)
+        self.check_cache = LRU(512)
         self.evidence_contexts = LRU(8)
         """Per run key: what its failures' evidence fingerprints share (reviewer.store.evidence)."""
         self.use_index = use_index
         self.index: RunIndex | None = None
         """The index cache (opened by the first scan; see reviewer.store.index)."""
-        self.basis: dict[str, Deps] = {}
-        """Per run key: the grader outputs its failures were parsed from, with their keys."""
+        self.basis: dict[str, int] = {}
+        """Per run manifest: a hash of the keys of the grader outputs its failures came from."""
         self.scan_lock = threading.Lock()
+        self.basis_lock = threading.Lock()
+        """Guards ``basis``: counting workers write it while a refresh reads it."""
 
     def scan(self) -> Corpus:
         """(Re)scan manifests and return the corpus (unchanged runs come from the index)."""
@@ -116,7 +124,8 @@ class SessionStore:
             self.texts.clear()
             self.check_cache.clear()
             self.evidence_contexts.clear()
-            self.basis = {}
+            with self.basis_lock:
+                self.basis = {}
             return self.corpus
 
     def refresh(self) -> Changes:
@@ -127,7 +136,9 @@ class SessionStore:
         are dropped.
         """
         with self.scan_lock:
-            old_corpus, old_basis = self.corpus, list(self.basis.items())
+            old_corpus = self.corpus
+            with self.basis_lock:
+                old_basis = list(self.basis.items())
             if self.index is None and self.use_index:
                 self.index = RunIndex.open(self.root)
             if self.index is not None:
@@ -146,17 +157,19 @@ class SessionStore:
             new = {r.key: r for r in corpus.runs}
             changed_keys = {r.key for r in changed}
             root = str(self.root)
-            for key, deps in old_basis:
-                run = new.get(key)
-                if run is not None and key not in changed_keys and dep_keys(root, [d for d, _ in deps]) != deps:
+            by_manifest = {r.manifest: r for r in corpus.runs}
+            for manifest, basis in old_basis:
+                run = by_manifest.get(manifest)
+                if run is not None and run.key not in changed_keys and basis_of(dep_keys(root, output_refs(run))) != basis:
                     changed.append(run)
-                    changed_keys.add(key)
+                    changed_keys.add(run.key)
             added = [r for k, r in new.items() if k not in old]
             removed = [k for k in old if k not in new]
             errors_changed = old_corpus.errors != corpus.errors or old_corpus.sessions != corpus.sessions
             self.corpus, self.by_key = corpus, new
             for key in changed_keys | set(removed):
-                self.basis.pop(key, None)
+                with self.basis_lock:
+                    self.basis.pop(f"{key.replace('/', '/runs/', 1)}/run.toml", None)
                 self.check_cache.pop(key)
                 self.evidence_contexts.pop(key)
             if changed or removed:
@@ -212,7 +225,7 @@ class SessionStore:
         hit = self.check_cache.get(run.key)
         if isinstance(hit, tuple):
             return hit
-        outputs = [g.output_ref for g in run.graders if g.checks is None and g.output_ref]
+        outputs = output_refs(run)
         deps = dep_keys(str(self.root), outputs)  # keys before the outputs are read
         out = []
         for g in run.graders:
@@ -231,7 +244,8 @@ class SessionStore:
         result = tuple(out)
         self.check_cache.put(run.key, result)
         if deps is not None:
-            self.basis[run.key] = deps
+            with self.basis_lock:
+                self.basis[run.manifest] = basis_of(deps)
             if self.index is not None:
                 self.index.remember_failing(run, deps, tuple((gc.grader, c) for gc in result for c in gc.checks if c.failing))
         return result
@@ -240,7 +254,8 @@ class SessionStore:
         """The run's failing checks, in grader then output order (from the index when unchanged)."""
         cached = self.index.failing(run) if self.index is not None else None
         if cached is not None:
-            self.basis.setdefault(run.key, cached.outputs)
+            with self.basis_lock:
+                self.basis.setdefault(run.manifest, basis_of(cached.outputs))
             failing = cached.checks
         else:
             failing = tuple((gc.grader, c) for gc in self.grader_checks(run) for c in gc.checks if c.failing)

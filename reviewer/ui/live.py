@@ -1,7 +1,8 @@
 """Live folders: runs a harness adds or rewrites while the app is open appear within seconds.
 
-Also the order of the first seconds: the background count of every run's failures starts once
-the first failure is on screen, so that it does not compete with the first screen.
+Also the order of the first seconds: the background count of every run's failures and the check
+of every label's evidence start once the first failure is on screen (or a second after the scan),
+so that they do not compete with the first screen.
 
 A worker looks at the folder every :data:`POLL_SECONDS` (``SessionStore.refresh``: listing and
 ``lstat`` only, thanks to the index cache) and hands what changed to the screen. The reviewer's
@@ -12,6 +13,7 @@ the index cache when something new was learnt.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
@@ -55,6 +57,7 @@ class LiveFolder(App[int]):
     _recheck_run = ""
     _first_shown = False
     _pending_count: list[Run] | None = None
+    _pending_labels = False
 
     @property
     def live_app(self) -> "ReviewApp":
@@ -76,12 +79,26 @@ class LiveFolder(App[int]):
         else:
             self._pending_count = runs
 
+    def check_labels(self) -> None:
+        """Check labels for staleness (reads runs' files) once the first failure is on screen."""
+        if threading.get_ident() != getattr(self, "_thread_id", threading.get_ident()):
+            self.call_from_thread(self.check_labels)
+        elif self._first_shown:
+            super().check_labels()  # type: ignore[misc]
+        else:
+            self._pending_labels = True
+
     def start_count(self) -> None:
-        """The first screen is up (or took long): start the count that waited for it."""
+        """The first screen is up (or took long): start what waited for it."""
+        if self._first_shown:
+            return
         self._first_shown = True
         runs, self._pending_count = self._pending_count, None
         if runs is not None:
             self.count_failures(runs)
+        if self._pending_labels:
+            self._pending_labels = False
+            self.check_labels()
 
     def counts_arrived(self, batch: dict[str, tuple[str, ...]], done: bool) -> None:
         """Counting finished: what it learnt goes into the index cache (in a worker)."""

@@ -229,7 +229,7 @@ def label_file(session: str, reviewer: str, rows: list[tuple[str, str, str, str]
 
 
 def generate_export(root: Path, labels: int = 100_000, reviewers: int = 5, seed: int = 7) -> dict[str, int]:
-    """A folder with exactly ``labels`` labels over runs with 8 to 12 failures each, by several reviewers.
+    """A folder with exactly ``labels`` labels over runs with 18 to 22 failures each, by several reviewers.
 
     Each reviewer labels the same failures, with the evidence fingerprint the app would have
     written (one in twenty is stale); files are written exactly as the app writes them.
@@ -238,8 +238,8 @@ def generate_export(root: Path, labels: int = 100_000, reviewers: int = 5, seed:
     from reviewer.store.sessions import SessionStore
 
     per_reviewer = labels // reviewers
-    runs = per_reviewer // 10 + per_reviewer // 50 + 1
-    generate(root, runs, seed=seed, labelled_share=0.0, failing_choices=(8, 9, 10, 11, 12))
+    runs = per_reviewer // 20 + per_reviewer // 100 + 1
+    generate(root, runs, seed=seed, labelled_share=0.0, failing_choices=(18, 19, 20, 21, 22))
     store = SessionStore(root, use_index=False)
     store.scan()
     rng = random.Random(seed)
