@@ -8,6 +8,7 @@ format is documented in ``themes/README.md``.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -146,6 +147,7 @@ def unknown(where: str, got: Iterable[str], allowed: Iterable[str]) -> list[str]
     return [f"unknown key {shown(k)} in {where} (ignored)" for k in got if k not in allowed]
 
 
+@functools.cache
 def token_names() -> dict[str, Any]:
     """Pygments' standard token types by name, with and without the ``Token.`` prefix."""
     from pygments.token import STANDARD_TYPES
@@ -172,12 +174,13 @@ def style_string(where: str, value: object) -> str:
 
 def read_code(doc: Mapping[str, Any], dark: bool, notes: list[str]) -> tuple[str, dict[str, str]]:
     """The Pygments style name and token overrides of ``[code]``."""
-    from pygments.styles import get_all_styles  # names only: never import a module named in a file
+    from pygments.styles import STYLE_MAP, get_all_styles  # names only: never import a module named in a file
 
     code = table(doc, "code")
     notes += unknown("[code]", code, ("style", "tokens"))
     style = code.get("style", "monokai" if dark else "default")
-    if not isinstance(style, str) or style not in set(get_all_styles()):
+    # Built-in names first: listing plugin styles scans every installed package's metadata.
+    if not isinstance(style, str) or (style not in STYLE_MAP and style not in set(get_all_styles())):
         raise BadTheme(f"[code] style {shown(style)} is not an installed Pygments style "
                        "(for example monokai, one-dark, default, friendly)")
     tokens: dict[str, str] = {}
