@@ -32,6 +32,7 @@ from reviewer.ui.gitview import GitView
 from reviewer.ui.labelling import LabellingActions
 from reviewer.ui.live import LiveFolder
 from reviewer.ui.loading import LoadingWorkers
+from reviewer.ui.paint import PaintHold
 from reviewer.ui.reviewers import ReviewersActions
 from reviewer.ui.screens.review import ReviewScreen
 from reviewer.ui.state import RunDetail, Selection, Tally, Target, select_failure, tally, turn_for_attempt
@@ -41,7 +42,7 @@ from reviewer.ui.widgets.navigator import SYNC_ROWS, RunNavigator
 
 
 
-class ReviewApp(LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisActions, LoadingWorkers, NavigationActions, LabellingActions, App[int]):
+class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisActions, LoadingWorkers, NavigationActions, LabellingActions, App[int]):
     """Step through failing checks of recorded runs and label them.
 
     Args:
@@ -138,6 +139,7 @@ class ReviewApp(LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisAct
     def watch_selection(self, old: Selection, new: Selection) -> None:
         """A new run loads its details; the list and status follow."""
         if new.run_key != old.run_key and new.run_key:
+            self.hold_paint()
             self.load_detail(new.run_key)
         if new.failure_id and new.failure_id != old.failure_id:
             self.prefetch_evidence(new.run_key, new.failure_id)
@@ -216,7 +218,7 @@ class ReviewApp(LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisAct
         if self.load_errors:
             parts += ["  \u00b7  ", (f"\u26a0 {len(self.load_errors)} not loaded (E)", "bold $text-warning")]
         parts += self.git_status_parts()
-        bar.update(Content.assemble(*parts))
+        bar.update(Content.assemble(*parts), layout=False)
 
     @on(StatusBar.ErrorsClicked)
     def errors_clicked(self) -> None:

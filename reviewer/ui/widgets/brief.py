@@ -97,6 +97,8 @@ class BriefPane(Pane):
         super().__init__(id=id)
         self.run_key = ""
         self.shown = ""
+        self.loaded = ""
+        """The run whose brief is on screen."""
 
     def compose_body(self) -> ComposeResult:
         """A scrolling Markdown document."""
@@ -146,3 +148,8 @@ class BriefPane(Pane):
             self.shown = message.brief.markdown
             await self.query_one(InertMarkdown).update(message.brief.markdown)
             self.query_one("#brief-scroll").scroll_home(animate=False)
+        self.loaded = message.run_key
+
+    def settled(self, selection: Selection) -> bool:
+        """The brief of the selected run is on screen."""
+        return self.loaded == selection.run_key or selection.run_key not in self.review.runs_by_key

@@ -97,7 +97,7 @@ class NavigatorPanel(Vertical):
                                                          f" \u00b7 {len(nav.order):,} runs"]
         if nav.search:
             parts += ["  ", (f"/{nav.search}", "$text-warning")]
-        self.query_one("#nav-header", Static).update(Content.assemble(*parts))
+        self.query_one("#nav-header", Static).update(Content.assemble(*parts), layout=False)
 
 
 class PaneTabs(Tabs, can_focus=False):

@@ -66,7 +66,8 @@ class FileBar(Static):
             parts.append(piece)
             parts.append(Content(" "))
             x += piece.cell_length + 1
-        self.update(Content.assemble(*parts) if parts else Content.styled("no files in this attempt", "$text-muted"))
+        self.update(Content.assemble(*parts) if parts else Content.styled("no files in this attempt", "$text-muted"),
+                    layout=False)
 
     def on_click(self, event: events.Click) -> None:
         """Pick the clicked file."""
@@ -129,6 +130,14 @@ class CodePane(Pane):
             self.set_banner(())
             return
         self.load(token)
+
+    def settled(self, selection: Selection) -> bool:
+        """The selected attempt's file is on screen (at least uncoloured)."""
+        token = self.token
+        if token is None or (token.run_key, token.attempt, token.file, token.diff) != (
+                selection.run_key, selection.attempt, selection.file, selection.diff):
+            return selection.run_key not in self.review.runs_by_key
+        return not selection.file or self.shown == token
 
     def show_more(self) -> None:
         """Raise the per-line cap tenfold and reload."""

@@ -101,6 +101,8 @@ class GraderPane(Pane):
         self.picked: tuple[str, str, str] = ("", "", "")
         self.rows: list[tuple[str, str]] = []
         self.token: OutputToken | None = None
+        self.shown: OutputToken | None = None
+        """The output on screen (the token it was loaded for)."""
         self.line_cap = LINE_CAP
         self.output_plain: list[str] = []
 
@@ -139,6 +141,12 @@ class GraderPane(Pane):
         """The checks arrived."""
         self.refresh_all()
 
+    def settled(self, selection: Selection) -> bool:
+        """The selected run's output is on screen."""
+        shown = self.shown
+        return (shown is not None and shown == self.token and shown.run_key == selection.run_key) or (
+            selection.run_key not in self.review.runs_by_key)
+
     def refresh_all(self) -> None:
         """Redraw from the app's selection and detail."""
         selection = self.review.selection
@@ -155,6 +163,7 @@ class GraderPane(Pane):
             self.output_plain = []
             if grader is None or not grader.output_ref:
                 self.output_view.show_notice("no raw output recorded")
+                self.shown = token
             else:
                 self.output_view.show_notice("loading\u2026")
                 self.load(token)
@@ -235,6 +244,7 @@ class GraderPane(Pane):
         prepared = message.prepared
         self.output_view.set_lines(prepared.lines, prepared.width)
         self.output_plain = [line.plain for line in prepared.lines]
+        self.shown = message.token
         banner = list(prepared.notes)
         if prepared.hidden:
             banner.append(HIDDEN_BANNER.replace("file", "output"))

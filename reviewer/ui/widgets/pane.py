@@ -41,6 +41,7 @@ class Pane(Vertical):
     def __init__(self, id: str) -> None:
         super().__init__(id=id, classes="pane")
         self.border_title = Content(self.TITLE)
+        self._banner_text = ""
 
     @property
     def review(self) -> "ReviewApp":
@@ -63,12 +64,18 @@ class Pane(Vertical):
 
     def set_header(self, content: Content) -> None:
         """Replace the header line."""
-        self.query_one(".pane-header", Static).update(content)
+        # One line high whatever it says: no layout pass (a pass over the whole screen costs
+        # tens of milliseconds on every key otherwise).
+        self.query_one(".pane-header", Static).update(content, layout=False)
 
     def set_banner(self, lines: list[str] | tuple[str, ...]) -> None:
         """Show warning lines above the body (hidden when there are none)."""
         banner = self.query_one(".pane-banner", Static)
-        banner.update(Content("\n".join(lines)))
+        text = "\n".join(lines)
+        if text == self._banner_text and banner.display == bool(lines):
+            return
+        self._banner_text = text  # lines may wrap: any change may change the height
+        banner.update(Content(text))
         banner.display = bool(lines)
 
     def on_mount(self) -> None:
@@ -80,6 +87,10 @@ class Pane(Vertical):
 
     def selection_changed(self, selection: Selection) -> None:
         """React to a new selection (override)."""
+
+    def settled(self, selection: Selection) -> bool:
+        """The pane shows this selection (no load for it pending); see ``reviewer.ui.paint``."""
+        return True
 
     def detail_changed(self, detail: RunDetail | None) -> None:
         """React to the current run's details arriving (override)."""

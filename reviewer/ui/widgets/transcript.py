@@ -148,6 +148,15 @@ class TranscriptPane(Pane):
             self.set_banner([HIDDEN_BANNER.replace("this file", "this transcript")])
         self.selection_changed(self.review.selection)
 
+    def settled(self, selection: Selection) -> bool:
+        """The selected run's transcript (or that it has none) is on screen."""
+        detail = self.review.detail
+        if detail is None or detail.run.key != selection.run_key:
+            return selection.run_key not in self.review.runs_by_key
+        if not detail.turns:
+            return self.wanted == selection.run_key
+        return self.built is not None and self.built.run_key == selection.run_key
+
     def selection_changed(self, selection: Selection) -> None:
         """Mark the current turn and bring it into view."""
         self.draw_header(selection)
