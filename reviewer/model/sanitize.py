@@ -58,7 +58,9 @@ def build_table() -> dict[int, str | None]:
 TABLE = build_table()
 SGR = re.compile(r"\x1b\[[0-9;:]{0,64}m")
 HIDDEN = re.compile("[" + "".join(BIDI_NAMES) + "".join(c for c in INVISIBLE_NAMES if c != "\ufeff") + "]|(?<!^)\ufeff")
+HIDDEN_ANYWHERE = re.compile("[" + "".join(BIDI_NAMES) + "".join(INVISIBLE_NAMES) + "]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SEPARATORS = re.compile("[\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +78,19 @@ class Cleaned:
     controls: bool = False
 
 
-def clean(text: str, keep_sgr: bool = False) -> Cleaned:
+def clean(text: str, keep_sgr: bool = False, at_start: bool = True) -> Cleaned:
     """Sanitise recorded text for display.
 
     Args:
         text: anything from a recorded run.
         keep_sgr: keep ``ESC[...m`` colour sequences (for terminal output panes).
+        at_start: the text is the start of a file, where a byte order mark is dropped
+            silently (elsewhere it is an invisible character like any other).
     """
-    if text.startswith("\ufeff"):
+    if at_start and text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n")
-    hidden = HIDDEN.search(text) is not None
+    hidden = (HIDDEN if at_start else HIDDEN_ANYWHERE).search(text) is not None
     if keep_sgr and "\x1b" in text:
         pieces: list[str] = []
         last = 0
@@ -123,14 +127,80 @@ class Capped:
 
 def cap_text(text: str, max_lines: int = 50_000, max_line: int = 4_000) -> Capped:
     """Limit lines and line length; cut lines end with a visible marker."""
-    lines = text.split("\n")
+    return cap_lines(text.split("\n"), max_lines, max_line)
+
+
+def cap_lines(lines: list[str], max_lines: int, max_line: int, extra: list[int] | None = None) -> Capped:
+    """:func:`cap_text` of lines; ``extra[i]``: characters already cut from line ``i`` (counted too)."""
     cut_lines = max(0, len(lines) - max_lines)
     if cut_lines:
         lines = lines[:max_lines]
     cut_chars = 0
     for i, line in enumerate(lines):
-        if len(line) > max_line:
-            extra = len(line) - max_line
-            cut_chars += extra
-            lines[i] = f"{line[:max_line]} \u2026[line truncated: {extra:,} more characters]"
+        before = extra[i] if extra is not None else 0
+        if len(line) > max_line or before:
+            more = len(line) - min(len(line), max_line) + before
+            cut_chars += more
+            lines[i] = f"{line[:max_line]} \u2026[line truncated: {more:,} more characters]"
     return Capped("\n".join(lines), cut_lines, cut_chars)
+
+
+def clean_and_cap(text: str, keep_sgr: bool = False, max_lines: int = 50_000, max_line: int = 4_000,
+                  tab_size: int = 0) -> tuple[Cleaned, Capped]:
+    """:func:`clean` then :func:`cap_text` (final newline dropped, tabs expanded when ``tab_size``).
+
+    The same result as cleaning the whole text first, but a line far longer than anything shown
+    (a 10 MB line of output) is cut *before* the sanitiser walks it: cleaning what is never
+    shown would cost hundreds of milliseconds. The cut characters are still counted in the
+    line's "N more characters" marker and in ``cut_chars``; ``hidden``/``controls`` then speak
+    of the part that is shown.
+    """
+    lines = text.split("\n")
+    keep = max_line * 2 + 64  # cleaning may make a line longer (⟨9B⟩), never shorter but for NUL/CR
+    if all(len(line) <= keep for line in lines[:max_lines]):
+        cleaned = clean(text, keep_sgr)
+        out = cleaned.text[:-1] if cleaned.text.endswith("\n") else cleaned.text
+        return cleaned, cap_text(out.expandtabs(tab_size) if tab_size else out, max_lines, max_line)
+    rest = lines[max_lines:] if len(lines) > max_lines else []
+    del lines[max_lines:]
+    raw_cut_lines = count_lines(rest)
+    pieces: list[str] = []
+    extra: list[int] = []
+    hidden = controls = False
+    lost_lines = 0
+    last = len(lines) - 1
+    for number, line in enumerate(lines):
+        if number < last or rest:
+            line = line.removesuffix("\r")  # it ended "\r\n", a plain line break
+        # U+2028/U+2029 break lines too: split a long line at them before cutting it
+        long = len(line) > keep and ("\u2028" in line or "\u2029" in line)  # `in` is cheap, a regex walk is not
+        segments = SEPARATORS.split(line, maxsplit=max_lines) if long else [line]
+        for part_number, segment in enumerate(segments):
+            dropped = max(0, len(segment) - keep)
+            if dropped and part_number == max_lines:  # the unsplit rest past max_lines breaks: lines cut
+                lost_lines += segment.count("\u2028", keep) + segment.count("\u2029", keep)
+            part = clean(segment[:keep] if dropped else segment, keep_sgr, at_start=number == 0 and part_number == 0)
+            hidden, controls = hidden or part.hidden, controls or part.controls
+            sub = part.text.split("\n")
+            pieces += sub
+            extra += [0] * (len(sub) - 1) + [dropped]
+        if len(pieces) > max_lines and number < last:
+            raw_cut_lines = count_lines(lines[number + 1:] + rest)
+            break
+    else:
+        if not rest and len(pieces) > 1 and pieces[-1] == "":
+            pieces.pop()  # the cleaned text ended with a line break: no empty line after it
+            extra.pop()
+    if tab_size:
+        pieces = [piece.expandtabs(tab_size) for piece in pieces]
+    capped = cap_lines(pieces, max_lines, max_line, extra)
+    return Cleaned("\n".join(pieces), hidden, controls), Capped(capped.text, capped.cut_lines + raw_cut_lines + lost_lines,
+                                                                 capped.cut_chars)
+
+
+def count_lines(raw: list[str]) -> int:
+    """How many lines raw lines left out make once cleaned (a final empty one is no line)."""
+    if raw and raw[-1] == "":
+        raw = raw[:-1]
+    final = 1 if raw and raw[-1].endswith(("\u2028", "\u2029")) else 0  # a final break makes no line
+    return sum(1 + line.count("\u2028") + line.count("\u2029") for line in raw) - final

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence, overload
 
 from pygments.lexers import get_lexer_for_filename
 from pygments.util import ClassNotFound
@@ -18,7 +19,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.highlight import HighlightTheme, highlight
 
-from reviewer.model.sanitize import cap_text, clean
+from reviewer.model.sanitize import clean, clean_and_cap
 
 LINE_CAP = 4_000
 """Characters of one line rendered before a truncation marker (``e`` shows more)."""
@@ -28,6 +29,50 @@ TAB_SIZE = 4
 MARKER = re.compile(r" \u2026\[line truncated: [\d,]+ more characters\]$")
 MARKER_STYLE = "bold $text-warning on $warning-muted"
 CUT_STYLE = "italic $text-warning"
+
+
+class LazyLines(Sequence[Content]):
+    """Plain display lines made into Content only when a line is looked at.
+
+    A 20,000-line file shows 50 lines at a time: building 20,000 Content objects before the
+    first of them is on screen would cost most of the time to open it.
+    """
+
+    __slots__ = ("texts", "line_cap", "made")
+
+    def __init__(self, texts: list[str], line_cap: int) -> None:
+        self.texts = texts
+        """The sanitised, capped lines as strings."""
+        self.line_cap = line_cap
+        self.made: dict[int, Content] = {}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, index: int) -> Content: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Content]: ...
+
+    def __getitem__(self, index: int | slice) -> Content | list[Content]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.texts)))]
+        if index < 0:
+            index += len(self.texts)
+        made = self.made.get(index)
+        if made is None:
+            made = self.made[index] = mark_cuts(Content(self.texts[index]), self.line_cap)
+        return made
+
+    def __iter__(self) -> Iterator[Content]:
+        for i in range(len(self.texts)):
+            yield self[i]
+
+
+def plain_texts(lines: Sequence[Content]) -> Iterable[str]:
+    """The lines as plain strings (without making Content of lazy lines)."""
+    return lines.texts if isinstance(lines, LazyLines) else (line.plain for line in lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +89,7 @@ class Prepared:
         notes: other facts worth a banner (binary, not UTF-8, read cut).
     """
 
-    lines: list[Content] = field(default_factory=list)
+    lines: Sequence[Content] = field(default_factory=list)
     hidden: bool = False
     controls: bool = False
     cut_chars: int = 0
@@ -65,7 +110,7 @@ def language_for(path: str) -> str | None:
 
 
 def mark_cuts(line: Content, line_cap: int) -> Content:
-    """Style a truncation marker that :func:`cap_text` appended to an over-long line."""
+    """Style a truncation marker that :func:`cap_text` appended to an over-long line (see :mod:`reviewer.model.sanitize`)."""
     if len(line) <= line_cap:
         return line
     found = MARKER.search(line.plain)
@@ -81,17 +126,19 @@ def tail_note(cut_lines: int) -> list[Content]:
     return [Content.styled(f"\u2026 {cut_lines:,} more lines not shown", CUT_STYLE)]
 
 
-def finish(lines: list[Content], cleaned_hidden: bool, controls: bool, capped_lines: int,
+def finish(lines: list[Content] | LazyLines, cleaned_hidden: bool, controls: bool, capped_lines: int,
            capped_chars: int, notes: tuple[str, ...]) -> Prepared:
     """Assemble a Prepared from lines and what was found."""
-    lines = lines + tail_note(capped_lines)
-    width = max((len(line) for line in lines), default=0)
+    tail = tail_note(capped_lines)
+    if isinstance(lines, LazyLines):
+        for note in tail:
+            lines.made[len(lines.texts)] = note
+            lines.texts.append(note.plain)
+        width = max(map(len, lines.texts), default=0)
+    else:
+        lines = lines + tail
+        width = max((len(line) for line in lines), default=0)
     return Prepared(lines, cleaned_hidden, controls, capped_chars, capped_lines, width, notes)
-
-
-def body_of(text: str) -> str:
-    """Text without its final newline: a file ``a\\n`` has one line, not two."""
-    return text[:-1] if text.endswith("\n") else text
 
 
 def split_lines(content: Content) -> list[Content]:
@@ -104,9 +151,8 @@ def split_lines(content: Content) -> list[Content]:
 
 def plain_lines(text: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = ()) -> Prepared:
     """Sanitised, capped lines without colour."""
-    cleaned = clean(text)
-    capped = cap_text(body_of(cleaned.text).expandtabs(TAB_SIZE), MAX_LINES, line_cap)
-    lines = [mark_cuts(Content(line), line_cap) for line in capped.text.split("\n")]
+    cleaned, capped = clean_and_cap(text, False, MAX_LINES, line_cap, TAB_SIZE)
+    lines = LazyLines(capped.text.split("\n"), line_cap)
     return finish(lines, cleaned.hidden, cleaned.controls, capped.cut_lines, capped.cut_chars, notes)
 
 
@@ -116,8 +162,7 @@ def code_lines(text: str, path: str, line_cap: int = LINE_CAP, notes: tuple[str,
 
     ``theme`` gives the token colours (the app's current theme: see ``reviewer.ui.theming``).
     """
-    cleaned = clean(text)
-    capped = cap_text(body_of(cleaned.text).expandtabs(TAB_SIZE), MAX_LINES, line_cap)
+    cleaned, capped = clean_and_cap(text, False, MAX_LINES, line_cap, TAB_SIZE)
     texts = capped.text.split("\n")
     lines = [Content(line) for line in texts]
     language = language_for(path)
@@ -134,8 +179,7 @@ def code_lines(text: str, path: str, line_cap: int = LINE_CAP, notes: tuple[str,
 
 def ansi_lines(text: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = ()) -> Prepared:
     """Terminal output: sanitised keeping SGR colours only, capped, as styled lines."""
-    cleaned = clean(text, keep_sgr=True)
-    capped = cap_text(body_of(cleaned.text).expandtabs(TAB_SIZE), MAX_LINES, line_cap)
+    cleaned, capped = clean_and_cap(text, True, MAX_LINES, line_cap, TAB_SIZE)
     decoder = AnsiDecoder()
     lines = []
     for raw in capped.text.split("\n"):
@@ -164,10 +208,8 @@ def diff_lines(
     old: str, new: str, old_label: str, new_label: str, line_cap: int = LINE_CAP
 ) -> Prepared:
     """A unified diff of two sanitised, capped texts, coloured by line kind."""
-    old_clean = clean(old)
-    new_clean = clean(new)
-    old_capped = cap_text(body_of(old_clean.text).expandtabs(TAB_SIZE), MAX_LINES, line_cap)
-    new_capped = cap_text(body_of(new_clean.text).expandtabs(TAB_SIZE), MAX_LINES, line_cap)
+    old_clean, old_capped = clean_and_cap(old, False, MAX_LINES, line_cap, TAB_SIZE)
+    new_clean, new_capped = clean_and_cap(new, False, MAX_LINES, line_cap, TAB_SIZE)
     diff = list(
         difflib.unified_diff(
             old_capped.text.split("\n"),

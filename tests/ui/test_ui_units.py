@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reviewer.model import Attempt, AttemptFile, GraderRecord, Run, Turn
 from reviewer.ui.bindings import BINDINGS, BY_ID, DEFAULT_KEYS, LABELLING_IDS
-from reviewer.ui.render import ansi_lines, code_lines, diff_lines, language_for, one_line, plain_lines
+from reviewer.ui.render import LazyLines, ansi_lines, code_lines, diff_lines, language_for, one_line, plain_lines
 from reviewer.ui.state import (
     RunFilter,
     Selection,
@@ -151,3 +151,16 @@ def test_binding_table_has_every_required_id_once() -> None:
     assert all(b.tooltip and b.description for b in BINDINGS)
     assert not any(k.isdigit() for b in BINDINGS for k in b.key.split(","))
     assert BY_ID["focus-next"].binding.priority and not BY_ID["next-failure"].binding.priority
+
+
+def test_plain_lines_are_made_only_when_looked_at() -> None:
+    text = "".join(f"line {i}\t\x1b[31m{'w' * (5000 if i == 7 else 1)}\n" for i in range(20_000))
+    prepared = plain_lines(text, line_cap=100, notes=())
+    lines = prepared.lines
+    assert isinstance(lines, LazyLines) and len(lines) == 20_000 and not lines.made
+    shown = lines[7]
+    assert lines.made.keys() == {7}
+    assert shown.plain.startswith("line 7  \u241b[31mwww") and "[line truncated: 4,913 more characters]" in shown.plain
+    assert any(span.style for span in shown.spans), "the truncation marker is styled"
+    assert lines[-1].plain == "line 19999  \u241b[31mw" and lines[0:2][1].plain == "line 1  \u241b[31mw"
+    assert prepared.width == len(shown.plain) and prepared.cut_chars == 4_913

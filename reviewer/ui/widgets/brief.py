@@ -15,7 +15,7 @@ from textual.widgets import Markdown
 from textual.highlight import highlight
 from textual.widgets.markdown import MarkdownFence
 
-from reviewer.model.sanitize import cap_text, clean
+from reviewer.model.sanitize import clean, clean_and_cap
 from reviewer.ui.state import Selection
 from reviewer.ui.theming import current_highlight
 from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_notes
@@ -34,8 +34,7 @@ class BriefText:
 
 def prepare_brief(text: str, notes: tuple[str, ...]) -> BriefText:
     """Sanitise and cap a brief; say what was found."""
-    cleaned = clean(text)
-    capped = cap_text(cleaned.text, BRIEF_LINES, BRIEF_LINE)
+    cleaned, capped = clean_and_cap(text, False, BRIEF_LINES, BRIEF_LINE)
     banner = list(notes)
     if cleaned.hidden:
         banner.append(HIDDEN_BANNER.replace("file", "brief"))

@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from reviewer.model import Check, CheckStatus, GraderRecord, Run, check_id
 from reviewer.model.sanitize import clean
-from reviewer.ui.render import LINE_CAP, Prepared, ansi_lines, one_line
+from reviewer.ui.render import LINE_CAP, Prepared, ansi_lines, one_line, plain_texts
 from reviewer.ui.state import RunDetail, Selection, grader_of
 from reviewer.ui.theming import verdict_symbols
 from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_notes
@@ -243,7 +243,7 @@ class GraderPane(Pane):
             return
         prepared = message.prepared
         self.output_view.set_lines(prepared.lines, prepared.width)
-        self.output_plain = [line.plain for line in prepared.lines]
+        self.output_plain = list(plain_texts(prepared.lines))
         self.shown = message.token
         banner = list(prepared.notes)
         if prepared.hidden:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from rich.segment import Segment
 from textual import events
@@ -22,6 +23,7 @@ from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
+from reviewer.ui.render import plain_texts
 
 
 def fold(line: Content, width: int) -> list[Content]:
@@ -94,7 +96,7 @@ class TextView(ScrollView, can_focus=True):
         """Fold long lines at the view's width instead of scrolling sideways."""
         if wrap:
             self.styles.overflow_x = "hidden"
-        self.lines: list[Content] = []
+        self.lines: Sequence[Content] = []
         """The logical lines."""
         self.marked: int | None = None
         """A logical line to show highlighted (the current failure or turn)."""
@@ -124,7 +126,7 @@ class TextView(ScrollView, can_focus=True):
 
     # ---- content -------------------------------------------------------------------------
 
-    def set_lines(self, lines: list[Content], width: int | None = None, keep_scroll: bool = False) -> None:
+    def set_lines(self, lines: Sequence[Content], width: int | None = None, keep_scroll: bool = False) -> None:
         """Replace the lines (``width``: the widest line in characters, measured if None)."""
         self.numbered = self.line_numbers
         self.lines = lines
@@ -148,7 +150,7 @@ class TextView(ScrollView, can_focus=True):
 
     def plain_lines(self) -> list[str]:
         """The lines as plain text (for tests and copying)."""
-        return [line.plain for line in self.lines]
+        return list(plain_texts(self.lines))
 
     def invalidate(self) -> None:
         """Drop cached rows and repaint."""
@@ -277,8 +279,8 @@ class TextView(ScrollView, can_focus=True):
         if not self.find_query:
             return
         pattern = re.compile(re.escape(self.find_query), re.IGNORECASE)
-        for index, line in enumerate(self.lines):
-            for found in pattern.finditer(line.plain):
+        for index, plain in enumerate(plain_texts(self.lines)):
+            for found in pattern.finditer(plain):
                 self.matches.append((index, found.start()))
                 if len(self.matches) >= 100_000:
                     return
