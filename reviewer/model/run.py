@@ -7,7 +7,7 @@ store resolves and reads them. Nothing here touches the disk.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from reviewer.model.check import Check, check_id, failure_id
 
@@ -124,11 +124,12 @@ class Turn:
     tool_calls: tuple[ToolCall, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Run:
     """One model on one task within a session, as its manifest describes it.
 
     Heavy parts (brief, files, grader output, transcript) are references read on demand.
+    Runs are equal when every field but ``metadata`` is (a :class:`LazyRun` included).
     """
 
     session: str
@@ -144,6 +145,14 @@ class Run:
     graders: tuple[GraderRecord, ...] = ()
     metadata: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     manifest: str = ""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Run):
+            return NotImplemented
+        return self is other or compared(self) == compared(other)
+
+    def __hash__(self) -> int:
+        return hash((self.session, self.id, self.task, self.model, self.manifest))
 
     @property
     def key(self) -> str:
@@ -167,6 +176,87 @@ class Run:
             if g.name == name:
                 return g
         return None
+
+
+def compared(run: Run) -> tuple[Any, ...]:
+    """What run equality compares: every field but ``metadata``."""
+    return (run.session, run.id, run.task, run.model, run.access, run.outcome, run.brief_ref, run.transcript_ref,
+            run.expected_dir, run.attempts, run.graders, run.manifest)
+
+
+LAZY_FIELDS = ("access", "brief_ref", "transcript_ref", "expected_dir", "attempts", "graders", "metadata")
+"""The fields of a :class:`LazyRun` filled on first use (the others are there from the start)."""
+RUN_SLOTS = {name: Run.__dict__[name] for name in (*LAZY_FIELDS, "session", "id", "task", "model", "outcome",
+                                                    "manifest")}
+
+
+class LazyRun(Run):
+    """A run whose details are filled in the first time one of them is read.
+
+    Opening a folder of 10,000 runs from the index cache needs each run's ids, task, model and
+    outcome (the run list) at once, and the rest only for the runs looked at. ``fill`` gives the
+    values of :data:`LAZY_FIELDS` in order; it is called at most once per thread that gets there
+    first (filling twice gives equal values, so no lock is needed). The value is frozen like any
+    run; it compares and hashes as the :class:`Run` it stands for.
+    """
+
+    __slots__ = ("_fill",)
+
+    @classmethod
+    def make(cls, session: str, id: str, task: str, model: str, outcome: str, manifest: str,
+             fill: Callable[[], tuple[Any, ...]]) -> "LazyRun":
+        """A lazy run with its list fields set and ``fill`` for the rest."""
+        run = object.__new__(cls)
+        for name, value in (("session", session), ("id", id), ("task", task), ("model", model),
+                            ("outcome", outcome), ("manifest", manifest)):
+            RUN_SLOTS[name].__set__(run, value)
+        FILL.__set__(run, fill)
+        return run
+
+    @property
+    def filled(self) -> bool:
+        """The details were read already (``fill`` is dropped once every field is set)."""
+        try:
+            return FILL.__get__(self, LazyRun) is None
+        except AttributeError:  # made whole by the dataclass constructor (``dataclasses.replace``)
+            return True
+
+    def fill_now(self) -> None:
+        """Read the details (if not done yet)."""
+        try:
+            fill = FILL.__get__(self, LazyRun)
+        except AttributeError:
+            return
+        if fill is None:
+            return
+        values = fill()
+        for name, value in zip(LAZY_FIELDS, values):
+            RUN_SLOTS[name].__set__(self, value)
+        FILL.__set__(self, None)
+
+
+FILL = LazyRun.__dict__["_fill"]
+
+
+def lazy_field(name: str) -> property:
+    """A field of :class:`LazyRun` that fills the run when first read."""
+    slot = RUN_SLOTS[name]
+
+    def get(self: LazyRun) -> Any:
+        try:
+            return slot.__get__(self, Run)
+        except AttributeError:
+            self.fill_now()
+            return slot.__get__(self, Run)
+
+    def put(self: LazyRun, value: Any) -> None:  # only through object.__setattr__ (dataclass init)
+        slot.__set__(self, value)
+
+    return property(get, put, doc=f"The run's {name} (read when first used).")
+
+
+for _name in LAZY_FIELDS:
+    setattr(LazyRun, _name, lazy_field(_name))
 
 
 @dataclass(frozen=True, slots=True)

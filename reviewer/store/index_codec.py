@@ -195,18 +195,32 @@ def decode_failing(raw: Any) -> tuple[tuple[str, Check], ...]:
     return tuple(out)
 
 
-def encode_run(run: Run) -> list[Any]:
-    """A run's fields (ids and manifest path are the entry's key, not stored)."""
+def encode_head(run: Run) -> list[Any]:
+    """What the run list needs at once: task, model and outcome."""
+    return [run.task, run.model, run.outcome]
+
+
+def encode_body(run: Run) -> list[Any]:
+    """The rest of a run (:data:`reviewer.model.run.LAZY_FIELDS`, in order); ids and manifest path
+    are the entry's key, not stored."""
     base = run.manifest.rpartition("/")[0]
     return [
-        run.task, run.model, run.access, run.outcome, short(run.brief_ref, base), short(run.transcript_ref, base),
-        run.expected_dir,
+        run.access, short(run.brief_ref, base), short(run.transcript_ref, base), run.expected_dir,
         [[a.number, a.note, [[f.path, short(f.ref, base), f.outside_expected] for f in a.files]] for a in run.attempts],
         [[g.name, g.attempt, g.command, g.cwd, g.exit_status, short(g.output_ref, base), g.format,
           [short(r, base) for r in g.source_refs], None if g.checks is None else [encode_check(c) for c in g.checks]]
          for g in run.graders],
         run.metadata,
     ]
+
+
+def decode_head(raw: Any) -> tuple[StatKey, str, str, str]:
+    """``[size, mtime, ctime, inode, task, model, outcome]``: the manifest's key and the list fields."""
+    if type(raw) is not list or len(raw) != 7:
+        raise BadEntry("bad entry head")
+    if raw[6] not in OUTCOMES:
+        raise BadEntry("bad outcome")
+    return decode_key(raw[:4]), shared(raw[4]), shared(raw[5]), sys.intern(raw[6])
 
 
 def decode_attempt(raw: Any, base: str) -> Attempt:
@@ -239,18 +253,17 @@ def decode_grader(raw: Any, base: str) -> GraderRecord:
                         shared(v[6]), sources, checks)
 
 
-def decode_run(raw: Any, session: str, run_id: str, manifest: str) -> Run:
-    """A run from its stored fields; the ids and paths of the entry come from the listing."""
+def decode_body(raw: Any, manifest: str) -> tuple[Any, ...]:
+    """The values of :data:`reviewer.model.run.LAZY_FIELDS` from :func:`encode_body`'s list."""
     v = items(raw)
-    if len(v) != 10:
+    if len(v) != 7:
         raise BadEntry("bad run")
-    if v[2] not in ACCESS_KINDS or v[3] not in OUTCOMES or type(v[9]) is not dict:
+    if v[0] not in ACCESS_KINDS or type(v[6]) is not dict:
         raise BadEntry("bad run fields")
     base = manifest.rpartition("/")[0]
-    graders = tuple(decode_grader(g, base) for g in items(v[8]))
+    graders = tuple(decode_grader(g, base) for g in items(v[5]))
     if len(graders) > 1 and len({g.name for g in graders}) != len(graders):
         raise BadEntry("grader names repeat")
-    attempts = tuple(decode_attempt(a, base) for a in items(v[7]))
-    return Run(session, run_id, shared(v[0]), shared(v[1]), sys.intern(v[2]), sys.intern(v[3]),
-               ref(v[4], base, empty=True), ref(v[5], base, empty=True), shared(v[6]), attempts, graders,
-               v[9] or {}, manifest)
+    attempts = tuple(decode_attempt(a, base) for a in items(v[4]))
+    return (sys.intern(v[0]), ref(v[1], base, empty=True), ref(v[2], base, empty=True), shared(v[3]), attempts,
+            graders, v[6] or {})

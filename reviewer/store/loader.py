@@ -42,13 +42,18 @@ def load_manifest(root: Path, rel: str, listed: bool = False) -> dict:
     ``listed``: the manifest was found by listing folders reached without links, so it is
     inside the root by construction and only its last step needs checking.
     """
+    return load_manifest_keyed(root, rel, listed)[0]
+
+
+def load_manifest_keyed(root: Path, rel: str, listed: bool = False) -> tuple[dict, StatKey | None]:
+    """:func:`load_manifest`, with the index key of the file as it was opened (None if unknown)."""
     try:
         raw = read_listed(os.path.join(root, rel), MANIFEST_CAP) if listed else read_capped(root, rel, MANIFEST_CAP)
     except IsLink:
         raw = read_capped(root, rel, MANIFEST_CAP)
     if raw.truncated:
         raise BadManifest(f"is larger than {MANIFEST_CAP // 1024} KiB, too large for a manifest")
-    return parse_toml_bytes(raw.data)
+    return parse_toml_bytes(raw.data), stat_key(raw.stat) if raw.stat is not None else None
 
 
 def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
@@ -80,10 +85,10 @@ def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
     return names
 
 
-def manifest_key(root: Path, rel: str) -> StatKey | None:
+def manifest_key(root: Path | str, rel: str) -> StatKey | None:
     """The index key of a manifest (``lstat``, before it is read); None unless a regular file."""
     try:
-        st = os.lstat(os.path.join(root, rel))
+        st = os.lstat(f"{root}/{rel}")
     except (OSError, ValueError):
         return None
     return stat_key(st) if stat.S_ISREG(st.st_mode) else None
@@ -137,7 +142,8 @@ def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None,
     for run_id in list_dirs(root, f"{session_id}/runs", corpus.errors):
         run_dir = f"{session_id}/runs/{run_id}"
         rel = f"{run_dir}/run.toml"
-        key = manifest_key(root, rel) if index is not None else None
+        # stat first only when the index may hold the run; else the key comes with the read
+        key = manifest_key(root, rel) if index is not None and index.knows(rel) else None
         if key is not None and index is not None and seen is not None:
             cached = index.lookup(rel, key, session_id, run_id)
             if cached is not None:
@@ -145,7 +151,9 @@ def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None,
                 seen.add(rel)
                 continue
         try:
-            run = run_from_doc(load_manifest(root, rel, listed=True), session_id, run_id, run_dir, rel)
+            doc, opened = load_manifest_keyed(root, rel, listed=True)
+            key = key or opened
+            run = run_from_doc(doc, session_id, run_id, run_dir, rel)
             corpus.runs.append(run)
             if key is not None and index is not None and seen is not None:
                 index.remember(rel, key, run)

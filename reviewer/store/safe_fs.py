@@ -90,6 +90,8 @@ class RawRead:
     data: bytes
     size: int
     truncated: bool
+    stat: os.stat_result | None = None
+    """The file's ``fstat``, taken after opening and before reading (when known)."""
 
 
 def read_capped(root: Path, rel: str, cap: int = TEXT_CAP) -> RawRead:
@@ -157,17 +159,20 @@ def read_listed(path: str, cap: int) -> RawRead:
         chunks: list[bytes] = []
         got = 0
         while got <= cap:
-            chunk = os.read(fd, min(cap + 1 - got, 1 << 20))
+            want = min(cap + 1 - got, 1 << 20, max(st.st_size + 1 - got, 1 << 12))
+            chunk = os.read(fd, want)
             if not chunk:
                 break
             chunks.append(chunk)
             got += len(chunk)
+            if len(chunk) < want and got >= st.st_size:
+                break  # a regular file read short past its size: at its end (saves a read per file)
         data = b"".join(chunks)
     except OSError as exc:
         raise Unreadable(f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    return RawRead(data[:cap], max(st.st_size, len(data)), len(data) > cap)
+    return RawRead(data[:cap], max(st.st_size, len(data)), len(data) > cap, st)
 
 
 @dataclass(frozen=True, slots=True)

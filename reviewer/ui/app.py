@@ -32,7 +32,7 @@ from reviewer.ui.gitview import GitView
 from reviewer.ui.labelling import LabellingActions
 from reviewer.ui.live import LiveFolder
 from reviewer.ui.loading import LoadingWorkers
-from reviewer.ui.paint import PaintHold
+from reviewer.ui.paint import START_HOLD_SECONDS, PaintHold
 from reviewer.ui.reviewers import ReviewersActions
 from reviewer.ui.screens.review import ReviewScreen
 from reviewer.ui.state import RunDetail, Selection, Tally, Target, select_failure, tally, turn_for_attempt
@@ -125,6 +125,7 @@ class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, 
         nav.deferred = self.labels.deferred
         self.start_theming(self.startup_warnings)
         self.refresh_status()
+        self.hold_paint(START_HOLD_SECONDS)
         self.scan_folder()
 
     # ---- selection -----------------------------------------------------------------------

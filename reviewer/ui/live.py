@@ -44,6 +44,8 @@ LOAD_FACTOR = 9.0
 """A look that took t seconds is not repeated for LOAD_FACTOR * t (at most a tenth of the time)."""
 COUNT_DELAY = 1.0
 """The background count waits for the first failure on screen, or this long (seconds)."""
+FIRST_CHECK_SECONDS = 0.005
+"""How often the start looks whether the first failure is on screen."""
 
 
 class LiveFolder(App[int]):
@@ -58,6 +60,8 @@ class LiveFolder(App[int]):
     _first_shown = False
     _pending_count: list[Run] | None = None
     _pending_labels = False
+    _first_watch: Timer | None = None
+    _first_deadline = 0.0
 
     @property
     def live_app(self) -> "ReviewApp":
@@ -68,7 +72,9 @@ class LiveFolder(App[int]):
         """The first scan is shown: start watching the folder (a store that can refresh)."""
         super().folder_scanned(runs, errors)  # type: ignore[misc]
         self._live_saved = time.monotonic()
-        self.set_timer(COUNT_DELAY, self.start_count)
+        self._first_deadline = time.monotonic() + COUNT_DELAY
+        if not self._first_shown and self._first_watch is None:
+            self._first_watch = self.set_interval(FIRST_CHECK_SECONDS, self.watch_first_screen)
         if self._live_timer is None and hasattr(self.live_app.store, "refresh"):
             self._live_timer = self.set_interval(POLL_SECONDS, self.poll_folder, name="live-folder")
 
@@ -87,6 +93,16 @@ class LiveFolder(App[int]):
             super().check_labels()  # type: ignore[misc]
         else:
             self._pending_labels = True
+
+    def watch_first_screen(self) -> None:
+        """Start the background work once every pane shows the first failure (or time is up)."""
+        app = self.live_app
+        shown = bool(app.selection.run_key) and app.panes_settled()
+        if shown or time.monotonic() >= self._first_deadline:
+            if self._first_watch is not None:
+                self._first_watch.stop()
+                self._first_watch = None
+            self.start_count()
 
     def start_count(self) -> None:
         """The first screen is up (or took long): start what waited for it."""
@@ -175,8 +191,6 @@ class LiveFolder(App[int]):
     def detail_loaded(self, detail: RunDetail) -> None:
         """A changed current run loaded again: keep its failure, or take its first one."""
         super().detail_loaded(detail)  # type: ignore[misc]
-        if not self._first_shown:
-            self.call_after_refresh(self.start_count)
         app = self.live_app
         if detail.run.key != self._recheck_run or detail.run.key != app.selection.run_key:
             return

@@ -7,6 +7,10 @@ paint would wait for it: the failure is complete on screen later than it needed 
 flicker. With the hold, painting waits until every pane shows the new selection (each pane
 says so with ``Pane.settled``), but never longer than :data:`HOLD_SECONDS`: a slow file
 shows "loading…" after that, and the screen is never frozen.
+
+The first paint waits the same way for the first failure, at most :data:`START_HOLD_SECONDS`:
+a small folder opens straight onto its first failure (no frames of empty panes drawn while the
+folder is read, which would slow the reading down), a big one shows its progress after that.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ if TYPE_CHECKING:
 
 HOLD_SECONDS = 0.1
 """The longest the screen waits for the panes before it is painted anyway."""
+START_HOLD_SECONDS = 0.5
+"""At start: the longest the first paint waits for the first failure (then "scanning…" shows)."""
 CHECK_SECONDS = 0.002
 """How often a held screen looks whether the panes are all there."""
 
@@ -36,16 +42,17 @@ class PaintHold(App[int]):
     _hold_timer: Timer | None = None
     _hold_until = 0.0
 
-    def hold_paint(self) -> None:
+    def hold_paint(self, seconds: float = HOLD_SECONDS) -> None:
         """A new run is being put on screen: paint once all four panes have it."""
         if self._hold is not None:
-            self._hold_until = time.monotonic() + HOLD_SECONDS  # a newer selection gets the full time
+            # a newer selection gets the full time (but the start's deadline is not pushed back)
+            self._hold_until = max(self._hold_until, time.monotonic() + seconds)
             return
         if not self.is_running or self.screen is not cast("ReviewApp", self).review_screen:
             return
         self._hold = self.batch_update()
         self._hold.__enter__()
-        self._hold_until = time.monotonic() + HOLD_SECONDS
+        self._hold_until = time.monotonic() + seconds
         self._hold_timer = self.set_interval(CHECK_SECONDS, self._check_hold, name="paint-hold")
 
     def _check_hold(self) -> None:
@@ -56,6 +63,8 @@ class PaintHold(App[int]):
         """Every pane shows the current selection."""
         app = cast("ReviewApp", self)
         selection = app.selection
+        if not selection.run_key and not (app.scanned and not app.runs):
+            return False  # the start: the first failure is not chosen yet
         return all(pane.settled(selection) for pane in app.review_screen.query(Pane))
 
     def release_paint(self) -> None:

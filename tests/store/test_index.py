@@ -249,6 +249,8 @@ def forge(root: Path, edit) -> None:  # type: ignore[no-untyped-def]
     (b'"./attempts/1/a.go"', b'"s1/../../outside.go"'),
     (b"\"go-test-v\"", b"[1, 2]"),
     (b'"TestA","","fail"', b'"TestA","","pass"'),
+    (b'"m","fail"]', b'"m","sideways"]'),  # the head the run list reads at once
+    (b'"m","fail"]', b'"m",7]'),
 ])
 def test_a_forged_index_is_never_trusted(tmp_path: Path, bad: bytes, good: bytes) -> None:
     root = tmp_path / "s"
@@ -333,3 +335,30 @@ TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_siz
 }), max_size=4))
 def test_the_fast_toml_export_is_byte_for_byte_tomli_w(rows: list[dict]) -> None:
     assert render_toml(rows) == tomli_w.dumps({"format": LABELS_FORMAT, "label": [{k: v[k] for k in FIELDS} for v in rows]})
+
+
+def test_a_warm_open_reads_details_only_of_runs_used(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    for n in range(3):
+        write_run(root, f"r{n}")
+    cold = SessionStore(root, use_index=False)
+    cold.scan()
+    opened(root)
+    store = SessionStore(root)
+    store.scan()
+    assert [type(r).__name__ for r in store.runs] == ["LazyRun"] * 3
+    assert not any(r.filled for r in store.runs)  # type: ignore[attr-defined]
+    assert [(r.task, r.model, r.outcome) for r in store.runs] == [(r.task, r.model, r.outcome) for r in cold.runs]
+    assert not any(r.filled for r in store.runs)  # type: ignore[attr-defined]
+    assert store.runs[1].attempts == cold.runs[1].attempts and store.runs[1].filled  # type: ignore[attr-defined]
+    assert not store.runs[0].filled and not store.runs[2].filled  # type: ignore[attr-defined]
+    assert store.runs == cold.runs
+    fresh = SessionStore(root)
+    fresh.scan()
+    fresh.runs[1].attempts  # noqa: B018 - one run read, two not: the file mixes both kinds
+    assert fresh.index is not None
+    fresh.index.dirty = True
+    assert fresh.save_index()  # details read or not, the next open gives the same runs
+    again = SessionStore(root)
+    again.scan()
+    assert again.runs == cold.runs and again.index is not None and again.index.rejected == 0

@@ -198,9 +198,11 @@ class CodePane(Pane):
         if token.diff:
             self.post_message(self.Loaded(token, self.diff_for(run, token, blob.text), True))
             return
+        if fresh:  # plain lines first: finding the lexer may import and compile it (the first time)
+            self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), False))
         language = language_for(token.file)
-        if fresh or language is None:
-            self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), language is None))
+        if language is None and not fresh:
+            self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), True))
         if language is not None:
             style = current_highlight(self.app)
             prepared = code_lines(blob.text, token.file, token.line_cap, notes, theme=style)
