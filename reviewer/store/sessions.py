@@ -100,6 +100,7 @@ class SessionStore:
         self.corpus = Corpus(root=self.root)
         self.by_key: dict[str, Run] = {}
         self.texts = LRU(64)
+        self.transcripts = LRU(16)
         self.check_cache = LRU(512)
         self.evidence_contexts = LRU(8)
         """Per run key: what its failures' evidence fingerprints share (reviewer.store.evidence)."""
@@ -122,6 +123,7 @@ class SessionStore:
             self.corpus = scan(self.root, self.index)
             self.by_key = {r.key: r for r in self.corpus.runs}
             self.texts.clear()
+            self.transcripts.clear()
             self.check_cache.clear()
             self.evidence_contexts.clear()
             with self.basis_lock:
@@ -174,6 +176,7 @@ class SessionStore:
                 self.evidence_contexts.pop(key)
             if changed or removed:
                 self.texts.clear()
+                self.transcripts.clear()
             return Changes(added, changed, removed, errors_changed)
 
     def save_index(self) -> bool:
@@ -210,15 +213,20 @@ class SessionStore:
         return self.text(run.brief_ref)
 
     def transcript(self, run: Run) -> Transcript:
-        """The run's transcript turns."""
+        """The run's transcript turns (cached like texts)."""
         if not run.transcript_ref:
             return Transcript()
+        hit = self.transcripts.get(run.transcript_ref)
+        if isinstance(hit, Transcript):
+            return hit
         try:
-            return Transcript(turns_from_doc(load_manifest(self.root, run.transcript_ref)))
+            found = Transcript(turns_from_doc(load_manifest(self.root, run.transcript_ref)))
         except (Unreadable, BadToml, BadManifest) as exc:
-            return Transcript(error=f"{run.transcript_ref}: {exc}")
+            return Transcript(error=f"{run.transcript_ref}: {exc}")  # not kept: it may be written yet
         except RecursionError:
             return Transcript(error=f"{run.transcript_ref}: nested too deeply to read")
+        self.transcripts.put(run.transcript_ref, found)
+        return found
 
     def grader_checks(self, run: Run) -> tuple[GraderChecks, ...]:
         """Every grader's checks: recorded ones, else parsed from its output (cached)."""

@@ -22,6 +22,7 @@ from reviewer.ui.state import (
     Tally,
     Target,
     Unknown,
+    grader_of,
     select_failure,
     step_failure,
     tally,
@@ -39,6 +40,8 @@ BIG_FOLDER = 1_000
 
 class LoadingWorkers(App[int]):
     """Workers of the review app and the callbacks that take their results."""
+
+    _froze = False
 
     @property
     def me(self) -> "ReviewApp":
@@ -89,6 +92,12 @@ class LoadingWorkers(App[int]):
         """
         if len(self.me.runs) >= BIG_FOLDER:
             gc.freeze()
+            self._froze = True
+
+    def on_unmount(self) -> None:
+        """The app is closing: what :meth:`settle_memory` froze may be collected again."""
+        if self._froze:
+            gc.unfreeze()
 
     def failures_of(self, run: Run) -> tuple[str, ...]:
         """A run's failure ids (worker threads only: parses grader output)."""
@@ -182,6 +191,39 @@ class LoadingWorkers(App[int]):
         self.notify(f"Unknown failure id: {one_line(failure_id, 200)}; opening at the first failure.",
                     title="--failure", severity="warning", markup=False)
         self.seek(Selection(), 1, list(self.me.runs_by_key))
+
+    def prefetch_next(self) -> None:
+        """The failure is on screen: read the next one's files while the reviewer reads this one."""
+        app = self.me
+        result = step_failure(app.navigator.order, app.failure_ids.get, app.selection, 1)
+        if isinstance(result, Target) and result.run_key != app.selection.run_key:
+            self.prefetch(result)
+
+    @work(thread=True, exclusive=True, group="prefetch")
+    def prefetch(self, target: Target) -> None:
+        """Read into the store's caches what showing ``target`` needs (worker thread).
+
+        Checks, transcript, brief, the file and the grader output the panes will open: ``j``
+        then finds them read and parsed, and the next failure is on screen in one paint.
+        """
+        store = self.me.store
+        run = self.me.runs_by_key.get(target.run_key)
+        if run is None:
+            return
+        try:
+            store.failures(run)
+            store.transcript(run)
+            store.brief(run)
+            selection = select_failure(run, target.failure_id)
+            attempt = run.attempt(selection.attempt)
+            for f in attempt.files if attempt is not None else ():
+                if f.path == selection.file:
+                    store.text(f.ref)
+            grader = run.grader(grader_of(target.failure_id))
+            if grader is not None and grader.output_ref:
+                store.text(grader.output_ref)
+        except Exception:  # reading ahead must never fail anything: the panes report what they cannot read
+            return
 
     @work(thread=True, exclusive=True, group="detail")
     def load_detail(self, run_key: str) -> None:

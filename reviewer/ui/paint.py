@@ -56,7 +56,10 @@ class PaintHold(App[int]):
         self._hold_timer = self.set_interval(CHECK_SECONDS, self._check_hold, name="paint-hold")
 
     def _check_hold(self) -> None:
-        if time.monotonic() >= self._hold_until or self.panes_settled():
+        if self.panes_settled():
+            self.release_paint()
+            cast("ReviewApp", self).prefetch_next()
+        elif time.monotonic() >= self._hold_until:
             self.release_paint()
 
     def panes_settled(self) -> bool:

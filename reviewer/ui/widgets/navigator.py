@@ -162,8 +162,13 @@ class RunNavigator(ScrollView, can_focus=True):
             self.folded -= set(group_keys(run))
             self.rebuild()
             return
+        before, top = self.cursor, int(self.scroll_offset.y)
         self._place_cursor()
-        self.invalidate()
+        if int(self.scroll_offset.y) == top:  # only two rows look different: repaint those
+            for row in {before, self.cursor}:
+                self.refresh_line(row)
+        else:
+            self.refresh()
 
     def _place_cursor(self) -> None:
         index = self.rows.row_of.get(self.current)
@@ -290,7 +295,7 @@ class RunNavigator(ScrollView, can_focus=True):
         """Render one visible row."""
         index = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
-        key = (index, width, self._version)
+        key = (index, width, self._version, index == self.cursor)
         cached = self._cache.get(key)
         if cached is None:
             cached = self._render_row(index, width)

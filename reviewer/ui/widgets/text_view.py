@@ -20,6 +20,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.style import Style as VisualStyle
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
@@ -209,9 +210,22 @@ class TextView(ScrollView, can_focus=True):
 
     def _update_virtual_size(self) -> None:
         if self.wrap:
-            self.virtual_size = Size(self._text_width() + self.gutter_width, self.row_count())
+            size = Size(self._text_width() + self.gutter_width, self.row_count())
         else:
-            self.virtual_size = Size(self._width + self.gutter_width + 1, len(self.lines))
+            size = Size(self._width + self.gutter_width + 1, len(self.lines))
+        if size == self.virtual_size:
+            return
+        scroll_update = getattr(self, "_scroll_update", None)
+        if scroll_update is None or not self.container_size:
+            self.virtual_size = size
+            return
+        # Setting ``virtual_size`` asks for a layout pass over the whole screen, which then
+        # paints every widget again: tens of milliseconds on every key that shows new text.
+        # Only this view and its scrollbars change; a scrollbar appearing or going still asks
+        # for a layout (``show_*_scrollbar`` do).
+        self.set_reactive(Widget.virtual_size, size)
+        scroll_update(size)
+        self.refresh()
 
     def watch_show_vertical_scrollbar(self, shown: bool) -> None:
         """A scrollbar that appears after a scroll starts at that scroll (Textual leaves it at the top)."""
