@@ -7,13 +7,17 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
+from reviewer.store.index_files import stat_key
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+
+if TYPE_CHECKING:
+    from reviewer.store.index import RunIndex
 
 LABEL_FILE_CAP = 256 << 20
 Key = tuple[str, str]
@@ -128,6 +132,8 @@ class LabelFile:
     seen: tuple[int, int] | None = None
     mine: dict[Key, Label | None] = field(default_factory=dict)
     restored: list[Key] = field(default_factory=list)
+    index: "RunIndex | None" = None
+    """The folder's index cache: an unchanged file is taken from it instead of parsed again."""
 
     def load(self) -> None:
         """Read the file (absent = no labels yet), cleaning stale temp files first."""
@@ -151,6 +157,11 @@ class LabelFile:
             return {}, f"cannot read {self.path.name}: {exc.strerror or exc}"
         if not stat.S_ISREG(st.st_mode):
             return {}, f"{self.path.name} is not a regular file; labels are not saved over it"
+        key = stat_key(st)
+        cached = self.index.label_file(self.path, key, self.session) if self.index is not None else None
+        if cached is not None and cached[0] == self.reviewer:
+            self.seen = (st.st_size, st.st_mtime_ns)
+            return {(label.run, label.check): label for label in cached[1]}, ""
         try:
             with open(self.path, "rb") as fh:
                 data = fh.read(LABEL_FILE_CAP + 1)
@@ -163,6 +174,8 @@ class LabelFile:
             return {}, f"{self.path.name} {exc}; it is not overwritten until it is repaired"
         if parsed.newer:
             return parsed.labels, f"{self.path.name} was written by a newer reviewer; read only"
+        if self.index is not None and len(data) <= LABEL_FILE_CAP:
+            self.index.remember_label_file(self.path, key, parsed.reviewer, tuple(parsed.labels.values()))
         return parsed.labels, ""
 
     def get(self, run: str, check: str) -> Label | None:

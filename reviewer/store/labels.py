@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.model.label import Label, reviewer_file_stem
+from reviewer.store.index import RunIndex
 from reviewer.store.labelfile import LabelFile, parse_labels
 from reviewer.store.tomlfile import BadToml
 
@@ -65,6 +66,8 @@ class LabelStore:
         self.redirected: Path | None = None
         self.reported: dict[str, str] = {}
         """The last error :meth:`resync` reported per session (each is reported once)."""
+        self.index: RunIndex | None = None
+        """The folder's index cache, when the app has one: unchanged files are not parsed again."""
 
     def labels_dir(self, session: str) -> Path:
         """The labels folder this reviewer writes for a session."""
@@ -78,7 +81,7 @@ class LabelStore:
         """This reviewer's label file for a session (loaded on first use)."""
         lf = self.files.get(session)
         if lf is None:
-            lf = LabelFile(self.labels_dir(session) / f"{self.stem}.toml", session, self.reviewer)
+            lf = LabelFile(self.labels_dir(session) / f"{self.stem}.toml", session, self.reviewer, index=self.index)
             lf.load()
             self.files[session] = lf
         return lf

@@ -8,6 +8,7 @@ request makes an older one stale.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 from typing import Mapping
 
@@ -73,6 +74,9 @@ class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, 
         settings: Settings | None = None,
         warnings: list[str] | None = None,
     ) -> None:
+        # What is loaded by now (modules, Textual) lives as long as the process: out of the
+        # collector's full passes, which otherwise walk it again at every start (20 ms).
+        gc.freeze()
         super().__init__()
         self.store = store
         self.start_failure = start_failure or ""

@@ -52,6 +52,7 @@ class LoadingWorkers(App[int]):
     def scan_folder(self) -> None:
         """Scan the sessions folder (worker thread)."""
         corpus = self.me.store.scan()
+        self.me.labeller.labels.index = getattr(self.me.store, "index", None)
         self.me.labeller.evidence_cache.clear()
         problems = self.me.labeller.labels.load(sorted(corpus.sessions))
         redirected = self.me.labeller.labels.redirected

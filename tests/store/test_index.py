@@ -20,7 +20,7 @@ from reviewer.model.label import LABELS_FORMAT
 from reviewer.store import index_files
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.index import RunIndex
-from reviewer.store.index_files import index_path
+from reviewer.store.index_files import file_key, index_path
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
@@ -362,3 +362,37 @@ def test_a_warm_open_reads_details_only_of_runs_used(tmp_path: Path) -> None:
     again = SessionStore(root)
     again.scan()
     assert again.runs == cold.runs and again.index is not None and again.index.rejected == 0
+
+
+def test_the_app_reads_its_own_unchanged_labels_file_from_the_index(tmp_path: Path) -> None:
+    from reviewer.model.label import Verdict
+
+    root = tmp_path / "s"
+    write_run(root, "r1")
+    store = opened(root)
+    Labeller(store, LabelStore(root, "ann")).decide("s1/r1#g:TestA", Verdict.SPECIFICATION)
+
+    def load() -> tuple[LabelStore, SessionStore]:
+        fresh = SessionStore(root)
+        fresh.scan()
+        labels = LabelStore(root, "ann")
+        labels.index = fresh.index
+        assert labels.load(["s1"]) == []
+        return labels, fresh
+
+    parsed, first = load()  # parsed from TOML, then remembered
+    assert first.index is not None and first.index.label_file(
+        root / "s1" / "labels" / "ann.toml", file_key("", str(root / "s1" / "labels" / "ann.toml")), "s1") is not None
+    first.index.dirty = True
+    first.save_index()
+    cached, second = load()
+    assert second.index is not None and second.index.labels, "the labels file is in the saved index"
+    assert cached.get("s1", "r1", "g:TestA") == parsed.get("s1", "r1", "g:TestA")
+    assert cached.get("s1", "r1", "g:TestA").verdict is Verdict.SPECIFICATION  # type: ignore[union-attr]
+    # a file changed behind the app's back (same size, same mtime) is parsed again, not taken from the index
+    path = root / "s1" / "labels" / "ann.toml"
+    before = path.stat()
+    path.write_bytes(path.read_bytes().replace(b'"specification"', b'"capability"   '))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    changed, _ = load()
+    assert changed.get("s1", "r1", "g:TestA").verdict is Verdict.CAPABILITY  # type: ignore[union-attr]
