@@ -145,6 +145,11 @@ class Run:
     graders: tuple[GraderRecord, ...] = ()
     metadata: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     manifest: str = ""
+    key: str = field(init=False, repr=False, compare=False, default="")
+    """``<session>/<run>``: unique in a sessions folder (made once: many tables are keyed by it)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", f"{self.session}/{self.id}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Run):
@@ -153,11 +158,6 @@ class Run:
 
     def __hash__(self) -> int:
         return hash((self.session, self.id, self.task, self.model, self.manifest))
-
-    @property
-    def key(self) -> str:
-        """``<session>/<run>``: unique in a sessions folder."""
-        return f"{self.session}/{self.id}"
 
     def failure_id(self, check: str) -> str:
         """The global id of a failure of this run, from a check id."""
@@ -187,7 +187,7 @@ def compared(run: Run) -> tuple[Any, ...]:
 LAZY_FIELDS = ("access", "brief_ref", "transcript_ref", "expected_dir", "attempts", "graders", "metadata")
 """The fields of a :class:`LazyRun` filled on first use (the others are there from the start)."""
 RUN_SLOTS = {name: Run.__dict__[name] for name in (*LAZY_FIELDS, "session", "id", "task", "model", "outcome",
-                                                    "manifest")}
+                                                    "manifest", "key")}
 
 
 class LazyRun(Run):
@@ -200,17 +200,22 @@ class LazyRun(Run):
     run; it compares and hashes as the :class:`Run` it stands for.
     """
 
-    __slots__ = ("_fill",)
+    __slots__ = ("_fill", "outputs")
 
     @classmethod
     def make(cls, session: str, id: str, task: str, model: str, outcome: str, manifest: str,
-             fill: Callable[[], tuple[Any, ...]]) -> "LazyRun":
-        """A lazy run with its list fields set and ``fill`` for the rest."""
+             fill: Callable[[], tuple[Any, ...]], outputs: tuple[str, ...] = ()) -> "LazyRun":
+        """A lazy run with its list fields set and ``fill`` for the rest.
+
+        ``outputs``: the grader outputs its checks are parsed from, known without filling
+        (``fill`` must check that the details name the same ones).
+        """
         run = object.__new__(cls)
         for name, value in (("session", session), ("id", id), ("task", task), ("model", model),
-                            ("outcome", outcome), ("manifest", manifest)):
+                            ("outcome", outcome), ("manifest", manifest), ("key", f"{session}/{id}")):
             RUN_SLOTS[name].__set__(run, value)
         FILL.__set__(run, fill)
+        OUTPUTS.__set__(run, outputs)
         return run
 
     @property
@@ -236,6 +241,7 @@ class LazyRun(Run):
 
 
 FILL = LazyRun.__dict__["_fill"]
+OUTPUTS = LazyRun.__dict__["outputs"]
 
 
 def lazy_field(name: str) -> property:

@@ -260,10 +260,11 @@ class RunIndex:
             if len(parts) != 5:
                 raise BadEntry("not an entry")
             head = self.heads.pop(rel, None)
-            key, task, model, outcome = decode_head(head if head is not None else json.loads(parts[1]))
+            key, task, model, outcome, outputs = decode_head(head if head is not None else json.loads(parts[1]),
+                                                             rel.rpartition("/")[0])
             body = parts[2].decode("ascii")
             entry = Entry(key, LazyRun.make(session, run_id, task, model, outcome, rel,
-                                            functools.partial(self._fill, rel, body)), body)
+                                            functools.partial(self._fill, rel, body, outputs), outputs), body)
             entry.failing_text = None if parts[3] == b"null" else parts[3].decode("ascii")
             entry.evidence_text = None if parts[4] == b"null" else parts[4].decode("ascii")
         except BAD:
@@ -272,7 +273,7 @@ class RunIndex:
             return None
         return entry
 
-    def _fill(self, rel: str, body: str) -> tuple[object, ...]:
+    def _fill(self, rel: str, body: str, outputs: tuple[str, ...]) -> tuple[object, ...]:
         """A lazy run's details from the stored text; from its manifest if that text is bad.
 
         The text passed the file's checksum, so only a forged or foreign file gets here: the
@@ -281,6 +282,9 @@ class RunIndex:
         """
         try:
             values = decode_body(json.loads(body), rel)
+            graders = values[LAZY_FIELDS.index("graders")]
+            if tuple(g.output_ref for g in graders if g.checks is None and g.output_ref) != outputs:
+                raise BadEntry("the head and the details name other grader outputs")
         except BAD:
             pass
         else:

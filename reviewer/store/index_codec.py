@@ -15,7 +15,7 @@ from typing import Any, Callable, TypeVar
 from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run
 from reviewer.model.check import FAILING_STATUSES
 from reviewer.model.label import Label, Verdict
-from reviewer.model.run import ACCESS_KINDS, OUTCOMES
+from reviewer.model.run import ACCESS_KINDS, OUTCOMES, LazyRun
 from reviewer.store.index_files import Deps, StatKey
 from reviewer.store.safe_fs import SIMPLE_REF, Unreadable, lexically_inside
 
@@ -116,7 +116,16 @@ def dumps(value: Any) -> str:
 
 
 def output_refs(run: Run) -> list[str]:
-    """The grader outputs the run's checks are parsed from, in grader order."""
+    """The grader outputs the run's checks are parsed from, in grader order.
+
+    A lazy run from the index knows them without reading its details (counting 100,000 runs
+    from the index then keeps their details unread, and out of memory).
+    """
+    if type(run) is LazyRun and not run.filled:
+        try:
+            return list(run.outputs)
+        except AttributeError:  # made whole by the dataclass constructor
+            pass
     return [g.output_ref for g in run.graders if g.checks is None and g.output_ref]
 
 
@@ -196,8 +205,9 @@ def decode_failing(raw: Any) -> tuple[tuple[str, Check], ...]:
 
 
 def encode_head(run: Run) -> list[Any]:
-    """What the run list needs at once: task, model and outcome."""
-    return [run.task, run.model, run.outcome]
+    """What the run list and the count need at once: task, model, outcome, then the outputs."""
+    base = run.manifest.rpartition("/")[0]
+    return [run.task, run.model, run.outcome, *(short(r, base) for r in output_refs(run))]
 
 
 def encode_body(run: Run) -> list[Any]:
@@ -214,13 +224,15 @@ def encode_body(run: Run) -> list[Any]:
     ]
 
 
-def decode_head(raw: Any) -> tuple[StatKey, str, str, str]:
-    """``[size, mtime, ctime, inode, task, model, outcome]``: the manifest's key and the list fields."""
-    if type(raw) is not list or len(raw) != 7:
+def decode_head(raw: Any, base: str) -> tuple[StatKey, str, str, str, tuple[str, ...]]:
+    """``[size, mtime, ctime, inode, task, model, outcome, output...]``: the manifest's key, the
+    list fields and the grader outputs checks are parsed from (paths inside the root)."""
+    if type(raw) is not list or len(raw) < 7:
         raise BadEntry("bad entry head")
     if raw[6] not in OUTCOMES:
         raise BadEntry("bad outcome")
-    return decode_key(raw[:4]), shared(raw[4]), shared(raw[5]), sys.intern(raw[6])
+    return (decode_key(raw[:4]), shared(raw[4]), shared(raw[5]), sys.intern(raw[6]),
+            tuple(ref(r, base) for r in raw[7:]))
 
 
 def decode_attempt(raw: Any, base: str) -> Attempt:

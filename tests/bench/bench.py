@@ -277,7 +277,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     export_root = work / "export"
     here = str(Path(__file__).resolve().parent)
     export_set = subprocess.Popen(  # written on the other core while this one writes the runs
-        [sys.executable, "-c", EXPORT_SET.format(here=here, root=str(export_root), labels=EXPORT_LABELS)])
+        [sys.executable, "-c", EXPORT_SET.format(here=here, root=str(export_root), labels=args.export_labels)])
     big_root = None
     if args.folder:
         root = Path(args.folder).resolve()
@@ -333,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", help="measure this sessions folder instead of a generated one")
     parser.add_argument("--json", action="store_true", help="one JSON object on one line")
     parser.add_argument("--presses", type=int, default=PRESSES, help=argparse.SUPPRESS)
+    parser.add_argument("--export-labels", type=int, default=EXPORT_LABELS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="reviewer-bench-"))
     try:

@@ -249,8 +249,9 @@ def forge(root: Path, edit) -> None:  # type: ignore[no-untyped-def]
     (b'"./attempts/1/a.go"', b'"s1/../../outside.go"'),
     (b"\"go-test-v\"", b"[1, 2]"),
     (b'"TestA","","fail"', b'"TestA","","pass"'),
-    (b'"m","fail"]', b'"m","sideways"]'),  # the head the run list reads at once
-    (b'"m","fail"]', b'"m",7]'),
+    (b'"m","fail",', b'"m","sideways",'),  # the head the run list reads at once
+    (b'"m","fail",', b'"m",7,'),
+    (b'"fail","./grader/out.txt"]', b'"fail","../../../etc/passwd"]'),
 ])
 def test_a_forged_index_is_never_trusted(tmp_path: Path, bad: bytes, good: bytes) -> None:
     root = tmp_path / "s"
@@ -264,6 +265,21 @@ def test_a_forged_index_is_never_trusted(tmp_path: Path, bad: bytes, good: bytes
     run = store.runs[0]
     assert run == cold.runs[0] and store.failures(run) == cold.failures(cold.runs[0])
     assert store.index is not None and store.index.rejected == 1
+
+
+def test_a_head_naming_another_file_as_grader_output_is_caught(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_run(root, "r1")
+    cold = SessionStore(root, use_index=False)
+    cold.scan()
+    opened(root)
+    forge(root, lambda line: line.replace(b'"fail","./grader/out.txt"]', b'"fail","./brief.md"]'))
+    store = SessionStore(root)
+    store.scan()
+    run = store.runs[0]
+    assert store.failures(run) == cold.failures(cold.runs[0])  # from the real output, not the brief
+    assert run == cold.runs[0]
+    assert store.index is not None and store.index.rejected >= 1
 
 
 def test_a_cache_file_that_is_a_link_is_not_read(tmp_path: Path) -> None:
@@ -349,6 +365,9 @@ def test_a_warm_open_reads_details_only_of_runs_used(tmp_path: Path) -> None:
     assert [type(r).__name__ for r in store.runs] == ["LazyRun"] * 3
     assert not any(r.filled for r in store.runs)  # type: ignore[attr-defined]
     assert [(r.task, r.model, r.outcome) for r in store.runs] == [(r.task, r.model, r.outcome) for r in cold.runs]
+    assert not any(r.filled for r in store.runs)  # type: ignore[attr-defined]
+    # counting failures from the index reads no details either
+    assert [store.failures(r) for r in store.runs] == [cold.failures(r) for r in cold.runs]
     assert not any(r.filled for r in store.runs)  # type: ignore[attr-defined]
     assert store.runs[1].attempts == cold.runs[1].attempts and store.runs[1].filled  # type: ignore[attr-defined]
     assert not store.runs[0].filled and not store.runs[2].filled  # type: ignore[attr-defined]
