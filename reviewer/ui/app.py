@@ -43,6 +43,10 @@ from reviewer.ui.widgets.navigator import SYNC_ROWS, RunNavigator
 
 
 
+GC_YOUNG = 20_000
+"""Allocations between young collections (Python's default is 700)."""
+
+
 class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisActions, LoadingWorkers, NavigationActions, LabellingActions, App[int]):
     """Step through failing checks of recorded runs and label them.
 
@@ -77,6 +81,9 @@ class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, 
         # What is loaded by now (modules, Textual) lives as long as the process: out of the
         # collector's full passes, which otherwise walk it again at every start (20 ms).
         gc.freeze()
+        # Fewer, not longer, collections: a screen paint makes thousands of short-lived objects,
+        # and at the default thresholds a full pass (15 ms) landed on every few key presses.
+        gc.set_threshold(GC_YOUNG, 20, 100)
         super().__init__()
         self.store = store
         self.start_failure = start_failure or ""
@@ -146,6 +153,8 @@ class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, 
         if new.run_key != old.run_key and new.run_key:
             self.hold_paint()
             self.load_detail(new.run_key)
+        elif new.failure_id != old.failure_id and new.run_key:
+            self.prefetch_next()  # same run: nothing to load, so read ahead now
         if new.failure_id and new.failure_id != old.failure_id:
             self.prefetch_evidence(new.run_key, new.failure_id)
         self.navigator.show_run(new.run_key)

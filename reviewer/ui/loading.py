@@ -45,6 +45,7 @@ class LoadingWorkers(App[int]):
     """Workers of the review app and the callbacks that take their results."""
 
     _froze = False
+    _prefetched: Target | None = None
 
     @property
     def me(self) -> "ReviewApp":
@@ -198,10 +199,17 @@ class LoadingWorkers(App[int]):
         self.seek(Selection(), 1, list(self.me.runs_by_key))
 
     def prefetch_next(self) -> None:
-        """The failure is on screen: read the next one's files while the reviewer reads this one."""
+        """A failure is on screen: read the next run's files while the reviewer reads this one."""
         app = self.me
-        result = step_failure(app.navigator.order, app.failure_ids.get, app.selection, 1)
-        if isinstance(result, Target) and result.run_key != app.selection.run_key:
+        here = app.selection
+        result = step_failure(app.navigator.order, app.failure_ids.get, here, 1)
+        for _ in range(len(app.failure_ids.get(here.run_key) or ())):  # past this run's other failures
+            if not isinstance(result, Target) or result.run_key != here.run_key:
+                break
+            result = step_failure(app.navigator.order, app.failure_ids.get,
+                                  Selection(result.run_key, result.failure_id), 1)
+        if isinstance(result, Target) and result.run_key != here.run_key and result != self._prefetched:
+            self._prefetched = result
             self.prefetch(result)
 
     @work(thread=True, exclusive=True, group="prefetch")
@@ -216,7 +224,7 @@ class LoadingWorkers(App[int]):
         if run is None:
             return
         try:
-            store.failures(run)
+            store.grader_checks(run)  # every check, as the Grader pane lists them (failures alone may come from the index)
             store.transcript(run)
             store.brief(run)
             selection = select_failure(run, target.failure_id)

@@ -87,6 +87,10 @@ def build_lines(run_key: str, turns: tuple[Turn, ...]) -> TranscriptLines:
     return out
 
 
+INLINE_CHARS = 8_000
+"""Transcripts up to this many characters are built at once, longer ones in a worker."""
+
+
 class TranscriptPane(Pane):
     """The conversation that produced the attempts."""
 
@@ -129,6 +133,10 @@ class TranscriptPane(Pane):
             message = "cannot read the transcript" if detail.transcript_error else "no transcript recorded"
             self.view.set_lines([Content.styled(message, "$text-muted")])
             self.draw_header(self.review.selection)
+            return
+        if sum(len(turn.text) for turn in detail.turns) <= INLINE_CHARS:
+            # a short transcript is built here: a worker's round trip would cost more than it
+            self.on_transcript_pane_built(self.Built(build_lines(detail.run.key, detail.turns)))
             return
         self.view.show_notice("loading\u2026")
         self.build(detail.run.key, detail.turns)
