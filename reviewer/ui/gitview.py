@@ -240,7 +240,7 @@ class GitView(App[int]):
         self.git_state.committing = True
         self.commit_in_worker(app.reviewer, sorted(self.git_state.adjudicated))
 
-    @work(thread=True, exclusive=True, group="git-commit")
+    @work(thread=True, exclusive=True, group="git-commit", description="commit labels")
     def commit_in_worker(self, reviewer: str, adjudicated: list[str]) -> None:
         """Commit the reviewer's label files (and adjudications made here) (worker thread)."""
         root = Path(self.gitapp.store.root)

@@ -180,7 +180,7 @@ class LabellingActions(App[int]):
         else:
             self.notify("Every failure in this list is labelled.", title="Done", markup=False)
 
-    @work(thread=True, exclusive=True, group="seek")
+    @work(thread=True, exclusive=True, group="seek", description="seek an unlabelled failure")
     def seek_unlabelled(self, current: Selection, order: list[str]) -> None:
         """Find the next unlabelled failure, counting runs on the way (worker thread)."""
         app = self.me_

@@ -112,7 +112,7 @@ class LoadingWorkers(App[int]):
             self.me.count_errors[run.key] = str(exc)
             return ()
 
-    @work(thread=True, exclusive=True, group="count")
+    @work(thread=True, exclusive=True, group="count", description="count failures")
     def count_failures(self, runs: list[Run]) -> None:
         """Count every run's failures in the background, reporting in batches (worker thread)."""
         worker = get_current_worker()
@@ -146,7 +146,7 @@ class LoadingWorkers(App[int]):
             self.me.want_first = ""
             self.me.open_run(run_key)
 
-    @work(thread=True, exclusive=True, group="seek")
+    @work(thread=True, exclusive=True, group="seek", description="seek a failure")
     def seek(self, current: Selection, step: int, order: list[str]) -> None:
         """Find the next failure when runs on the way are not counted yet (worker thread)."""
         found: dict[str, tuple[str, ...]] = {}
@@ -270,7 +270,7 @@ class LoadingWorkers(App[int]):
         else:
             self.me.select(self.me.selection)
 
-    @work(thread=True, exclusive=True, group="tally")
+    @work(thread=True, exclusive=True, group="tally", description="recount totals")
     def tally_in_worker(self, order: list[str]) -> None:
         """Recount a big list's totals (worker thread)."""
         counted = tally(order, self.me.failure_ids, self.me.labels.labelled)

@@ -185,7 +185,7 @@ class ClustersScreen(ModalScreen[None]):
             return
         self.plan(cluster, Verdict(verdict))
 
-    @work(thread=True, exclusive=True, group="cluster-plan")
+    @work(thread=True, exclusive=True, group="cluster-plan", description="plan a cluster label")
     def plan(self, cluster: Cluster, verdict: Verdict) -> None:
         """Work out what labelling the cluster would change (worker thread: reads the evidence)."""
         try:

@@ -141,7 +141,7 @@ class TranscriptPane(Pane):
         self.view.show_notice("loading\u2026")
         self.build(detail.run.key, detail.turns)
 
-    @work(thread=True, exclusive=True, group="transcript")
+    @work(thread=True, exclusive=True, group="transcript", description="build transcript lines")
     def build(self, run_key: str, turns: tuple[Turn, ...]) -> None:
         """Prepare the lines (worker thread)."""
         self.post_message(self.Built(build_lines(run_key, turns)))
