@@ -53,6 +53,8 @@ KEYS = ("runs", "floor_s", "open_s", "open_ratio", "warm_open_s", "key_p50_ms", 
         "bigfile_ms", "longline_ms", "export_s")
 TARGETS = {"open_ratio": 2, "open_s": 2, "warm_open_s": 0.5, "key_p95_ms": 50, "rss_mb": 250,
            "bigfile_ms": 300, "longline_ms": 300, "export_s": 2}
+AT_10K = {"open_ratio", "open_s", "warm_open_s", "key_p95_ms"}
+"""Targets set for 10,000 runs (not judged for bigger folders)."""
 PRESSES = 200
 PRESS_GAP = 1 / 30
 """Seconds from one failure on screen to the next press: a held key's repeat rate (30 a second).
@@ -323,6 +325,8 @@ def table(figures: dict[str, Any]) -> str:
             continue
         value = figures[key]
         target = TARGETS.get(key)
+        if figures["runs"] > 10_000 and key in AT_10K:
+            target = None  # the issue sets these at 10,000 runs; above, the folder's size decides
         if key == "rss_mb" and figures["runs"] >= 100_000:
             target = 600
         verdict = "" if target is None else ("  ok" if value < target else f"  MISSES (target < {target})")
