@@ -303,6 +303,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     figures: dict[str, Any] = {"runs": runs, "setup_s": written - started, "floor_s": floor_seconds(root)}
     time.sleep(max(0.0, RACY_WAIT - (time.monotonic() - written)))
     figures.update(asyncio.run(measure_app(root, big, big_root, args.presses)))
+    figures["rss_cold_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if os.environ.get("BENCH_DEBUG"):
         import threading
 
@@ -320,7 +321,8 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 def table(figures: dict[str, Any]) -> str:
     """The figures with their targets, one a line."""
     lines = []
-    for key in (*KEYS, "export_cold_s", "count_s", "key_max_ms", "longline_stall_ms", "setup_s", "bench_s"):
+    for key in (*KEYS, "rss_cold_mb", "export_cold_s", "count_s", "key_max_ms", "longline_stall_ms", "setup_s",
+                "bench_s"):
         if key not in figures:
             continue
         value = figures[key]
