@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
+import sys
 from typing import Any
 
 from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run, Session, ToolCall, Turn
@@ -44,6 +45,11 @@ def text_field(table: dict[str, Any], key: str, where: str, default: str | None 
     if not isinstance(value, str):
         raise BadManifest(f"`{where}.{key}` must be a string, not {type(value).__name__}")
     return value
+
+
+def shared(value: str) -> str:
+    """A short string many runs repeat (task, model, command, file name): kept once in memory."""
+    return sys.intern(value) if len(value) < 200 else value
 
 
 def int_field(table: dict[str, Any], key: str, where: str) -> int | None:
@@ -129,8 +135,8 @@ def attempts_from_doc(run_dir: str, tables: list[dict[str, Any]], expected_dir: 
                 raise BadManifest(f"`{where}.files`: {exc}") from None
             if not (ref + "/").startswith(folder + "/"):
                 raise BadManifest(f"`{where}.files`: {path!r} leaves the attempt folder")
-            files.append(AttemptFile(path, ref, not file_in_expected(path, expected_dir)))
-        attempts.append(Attempt(number, tuple(files), text_field(a, "note", where)))
+            files.append(AttemptFile(shared(path), ref, not file_in_expected(path, expected_dir)))
+        attempts.append(Attempt(number, tuple(files), shared(text_field(a, "note", where))))
     return tuple(attempts)
 
 
@@ -171,13 +177,13 @@ def graders_from_doc(run_dir: str, tables: list[dict[str, Any]], last_attempt: i
         recorded = tables_field(g, "check", f"{where}.check")
         graders.append(
             GraderRecord(
-                name=name,
+                name=shared(name),
                 attempt=attempt if attempt is not None else last_attempt,
-                command=text_field(g, "command", where),
-                cwd=text_field(g, "cwd", where),
+                command=shared(text_field(g, "command", where)),
+                cwd=shared(text_field(g, "cwd", where)),
                 exit_status=int_field(g, "exit_status", where),
                 output_ref=ref_field(run_dir, g, "output", where),
-                format=text_field(g, "format", where),
+                format=shared(text_field(g, "format", where)),
                 source_refs=sources,
                 checks=checks_from_doc(recorded, where) if recorded else None,
             )
@@ -211,13 +217,13 @@ def run_from_doc(doc: dict[str, Any], session_id: str, run_id: str, run_dir: str
     return Run(
         session=session_id,
         id=run_id,
-        task=text_field(r, "task", "run", None),
-        model=text_field(r, "model", "run", None),
-        access=access,
-        outcome=outcome,
-        brief_ref=ref_field(run_dir, r, "brief", "run"),
+        task=shared(text_field(r, "task", "run", None)),
+        model=shared(text_field(r, "model", "run", None)),
+        access=sys.intern(access),
+        outcome=sys.intern(outcome),
+        brief_ref=shared(ref_field(run_dir, r, "brief", "run")),  # often one brief for many runs
         transcript_ref=ref_field(run_dir, r, "transcript", "run"),
-        expected_dir=expected_dir,
+        expected_dir=shared(expected_dir),
         attempts=attempts,
         graders=graders,
         metadata=table_field(r, "metadata", "run"),

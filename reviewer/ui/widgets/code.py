@@ -19,6 +19,8 @@ from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_
 from reviewer.ui.widgets.text_view import TextView
 
 OUTSIDE = "\u26a0 outside expected folder"
+HIGHLIGHT_LINES = 10_000
+"""Files this long are shown plain: colouring 20,000 lines takes a second of CPU and tens of MB."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +200,13 @@ class CodePane(Pane):
         if token.diff:
             self.post_message(self.Loaded(token, self.diff_for(run, token, blob.text), True))
             return
-        if fresh:  # plain lines first: finding the lexer may import and compile it (the first time)
-            self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), False))
+        big = blob.text.count("\n") >= HIGHLIGHT_LINES
+        if big:
+            notes = (*notes, f"\u26a0 over {HIGHLIGHT_LINES:,} lines: shown without syntax colours")
+        if fresh or big:  # plain lines first: finding the lexer may import and compile it (the first time)
+            self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), big))
+        if big:
+            return
         language = language_for(token.file)
         if language is None and not fresh:
             self.post_message(self.Loaded(token, plain_lines(blob.text, token.line_cap, notes), True))
