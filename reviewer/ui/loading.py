@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.worker import get_current_worker
 
 from reviewer.model import LoadError, Run
@@ -202,12 +203,15 @@ class LoadingWorkers(App[int]):
         """A failure is on screen: read the next run's files while the reviewer reads this one."""
         app = self.me
         here = app.selection
-        result = step_failure(app.navigator.order, app.failure_ids.get, here, 1)
+        try:
+            order = app.navigator.order
+        except NoMatches:  # the app is closing: its widgets are gone
+            return
+        result = step_failure(order, app.failure_ids.get, here, 1)
         for _ in range(len(app.failure_ids.get(here.run_key) or ())):  # past this run's other failures
             if not isinstance(result, Target) or result.run_key != here.run_key:
                 break
-            result = step_failure(app.navigator.order, app.failure_ids.get,
-                                  Selection(result.run_key, result.failure_id), 1)
+            result = step_failure(order, app.failure_ids.get, Selection(result.run_key, result.failure_id), 1)
         if isinstance(result, Target) and result.run_key != here.run_key and result != self._prefetched:
             self._prefetched = result
             self.prefetch(result)

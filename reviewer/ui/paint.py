@@ -63,12 +63,13 @@ class PaintHold(App[int]):
             self.release_paint()
 
     def panes_settled(self) -> bool:
-        """Every pane shows the current selection."""
+        """Every pane shows the current selection (False while the screen has no panes)."""
         app = cast("ReviewApp", self)
         selection = app.selection
         if not selection.run_key and not (app.scanned and not app.runs):
             return False  # the start: the first failure is not chosen yet
-        return all(pane.settled(selection) for pane in app.review_screen.query(Pane))
+        panes = list(app.review_screen.query(Pane))
+        return bool(panes) and all(pane.settled(selection) for pane in panes)
 
     def release_paint(self) -> None:
         """Paint now (and stop waiting)."""
