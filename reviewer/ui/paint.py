@@ -79,3 +79,8 @@ class PaintHold(App[int]):
             self._hold_timer = None
         if hold is not None:
             hold.__exit__(None, None, None)
+            if not self._batch_count:
+                # Ending a batch does not wake the screen: its update timer, paused by a tick
+                # that found the batch, waits for the next message. Without this an idle app
+                # kept showing the old failure after a key (seen in a real terminal).
+                self.screen.check_idle()
