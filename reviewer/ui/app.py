@@ -15,6 +15,7 @@ from typing import Mapping
 from textual import on
 from textual.app import App
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 
 from reviewer.model import Failure, LoadError, Run
@@ -203,7 +204,10 @@ class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, 
 
     def refresh_status(self) -> None:
         """``failure 3 of 41 · 0/41 labelled · 2 not loaded``."""
-        bar = self.review_screen.query_one(StatusBar)
+        try:
+            bar = self.review_screen.query_one(StatusBar)
+        except NoMatches:  # the app is closing (a late worker result): nothing to draw on
+            return
         bar.errors = len(self.load_errors)
         parts: list[Content | tuple[str, str] | str] = []
         if not self.scanned:
