@@ -210,12 +210,16 @@ class LazyRun(Run):
         ``outputs``: the grader outputs its checks are parsed from, known without filling
         (``fill`` must check that the details name the same ones).
         """
-        run = object.__new__(cls)
-        for name, value in (("session", session), ("id", id), ("task", task), ("model", model),
-                            ("outcome", outcome), ("manifest", manifest), ("key", f"{session}/{id}")):
-            RUN_SLOTS[name].__set__(run, value)
-        FILL.__set__(run, fill)
-        OUTPUTS.__set__(run, outputs)
+        run = object.__new__(cls)  # straight-line: a warm open makes one per run
+        SET_SESSION(run, session)
+        SET_ID(run, id)
+        SET_TASK(run, task)
+        SET_MODEL(run, model)
+        SET_OUTCOME(run, outcome)
+        SET_MANIFEST(run, manifest)
+        SET_KEY(run, f"{session}/{id}")
+        SET_FILL(run, fill)
+        SET_OUTPUTS(run, outputs)
         return run
 
     @property
@@ -242,6 +246,9 @@ class LazyRun(Run):
 
 FILL = LazyRun.__dict__["_fill"]
 OUTPUTS = LazyRun.__dict__["outputs"]
+SET_SESSION, SET_ID, SET_TASK, SET_MODEL, SET_OUTCOME, SET_MANIFEST, SET_KEY = (
+    RUN_SLOTS[name].__set__ for name in ("session", "id", "task", "model", "outcome", "manifest", "key"))
+SET_FILL, SET_OUTPUTS = FILL.__set__, OUTPUTS.__set__
 
 
 def lazy_field(name: str) -> property:

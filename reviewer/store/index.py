@@ -36,6 +36,7 @@ import functools
 import hashlib
 import json
 import os
+import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,27 +232,50 @@ class RunIndex:
         with self.lock:
             self.generation += 1
 
-    def knows(self, rel: str) -> bool:
-        """The index holds something for this manifest (worth a stat to check it)."""
-        return rel in self.entries or rel in self.stored
+    def take(self, root: str, session: str, run_ids: list[str]) -> tuple[list[Run], list[tuple[str, StatKey | None]]]:
+        """:meth:`lookup` for many runs of one session at once (a warm open does 10,000).
 
-    def lookup(self, rel: str, key: StatKey, session: str, run_id: str) -> Run | None:
-        """The run of a manifest whose stat gave ``key``, when the index holds that version."""
+        Returns the runs the index holds unchanged and, for every other run id (in order), the
+        manifest's key when it was taken (``None``: unknown to the index, or not a regular file).
+        The ``lstat`` calls happen before the lock is taken.
+        """
+        entries, stored = self.entries, self.stored
+        lstat, regular = os.lstat, stat.S_ISREG
+        stats: list[tuple[str, str, StatKey | None]] = []
+        for run_id in run_ids:
+            rel = f"{session}/runs/{run_id}/run.toml"
+            if rel not in entries and rel not in stored:
+                stats.append((run_id, rel, None))
+                continue
+            try:
+                st = lstat(f"{root}/{rel}")
+            except (OSError, ValueError):
+                stats.append((run_id, rel, None))
+                continue
+            stats.append((run_id, rel, (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                          if regular(st.st_mode) else None))
+        found: list[Run] = []
+        missed: list[tuple[str, StatKey | None]] = []
         with self.lock:
-            entry = self.entries.get(rel)
-            if entry is None:
-                stored = self.stored.pop(rel, None)
-                if stored is None:
-                    return None
-                entry = self._decode(stored, session, run_id, rel)
+            for run_id, rel, key in stats:
+                if key is None:
+                    missed.append((run_id, None))
+                    continue
+                entry = entries.get(rel)
                 if entry is None:
-                    return None
-                self.entries[rel] = entry
-            if entry.key != key:
-                del self.entries[rel]
-                self.dirty = True
-                return None
-            return entry.run
+                    line = stored.pop(rel, None)
+                    entry = None if line is None else self._decode(line, session, run_id, rel)
+                    if entry is None:
+                        missed.append((run_id, key))
+                        continue
+                    entries[rel] = entry
+                if entry.key != key:
+                    del entries[rel]
+                    self.dirty = True
+                    missed.append((run_id, key))
+                    continue
+                found.append(entry.run)
+        return found, missed
 
     def _decode(self, stored: bytes, session: str, run_id: str, rel: str) -> Entry | None:
         """An entry from its line: the run list's fields now, the rest when first used."""

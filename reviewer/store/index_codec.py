@@ -21,6 +21,8 @@ from reviewer.store.safe_fs import SIMPLE_REF, Unreadable, lexically_inside
 
 T = TypeVar("T")
 STATUSES = {s.value: s for s in CheckStatus}
+OUTCOME_NAMES = {sys.intern(o): sys.intern(o) for o in OUTCOMES}
+intern = sys.intern
 
 
 class BadEntry(Exception):
@@ -226,13 +228,23 @@ def encode_body(run: Run) -> list[Any]:
 
 def decode_head(raw: Any, base: str) -> tuple[StatKey, str, str, str, tuple[str, ...]]:
     """``[size, mtime, ctime, inode, task, model, outcome, output...]``: the manifest's key, the
-    list fields and the grader outputs checks are parsed from (paths inside the root)."""
+    list fields and the grader outputs checks are parsed from (paths inside the root).
+
+    Written out flat: a warm open decodes one per run.
+    """
     if type(raw) is not list or len(raw) < 7:
         raise BadEntry("bad entry head")
-    if raw[6] not in OUTCOMES:
+    size, mtime, ctime, inode, task, model, outcome = raw[:7]
+    if type(size) is not int or type(mtime) is not int or type(ctime) is not int or type(inode) is not int:
+        raise BadEntry("bad stat key")
+    if type(task) is not str or type(model) is not str:
+        raise BadEntry("expected a string")
+    outcome = OUTCOME_NAMES.get(outcome) if type(outcome) is str else None
+    if outcome is None:
         raise BadEntry("bad outcome")
-    return (decode_key(raw[:4]), shared(raw[4]), shared(raw[5]), sys.intern(raw[6]),
-            tuple(ref(r, base) for r in raw[7:]))
+    return ((size, mtime, ctime, inode), intern(task) if len(task) < 200 else task,
+            intern(model) if len(model) < 200 else model, outcome,
+            tuple(ref(r, base) for r in raw[7:]) if len(raw) > 7 else ())
 
 
 def decode_attempt(raw: Any, base: str) -> Attempt:

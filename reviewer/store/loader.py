@@ -85,15 +85,6 @@ def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
     return names
 
 
-def manifest_key(root: Path | str, rel: str) -> StatKey | None:
-    """The index key of a manifest (``lstat``, before it is read); None unless a regular file."""
-    try:
-        st = os.lstat(f"{root}/{rel}")
-    except (OSError, ValueError):
-        return None
-    return stat_key(st) if stat.S_ISREG(st.st_mode) else None
-
-
 def scan(root: Path, index: RunIndex | None = None) -> Corpus:
     """Scan a sessions folder: read every session and run manifest, nothing else.
 
@@ -139,20 +130,20 @@ def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None,
         corpus.sessions[session_id] = Session(id=session_id, manifest=manifest)
     if not has_runs:
         return
-    for run_id in list_dirs(root, f"{session_id}/runs", corpus.errors):
+    run_ids = list_dirs(root, f"{session_id}/runs", corpus.errors)
+    todo: list[tuple[str, StatKey | None]]
+    if index is not None and seen is not None:
+        found, todo = index.take(str(root), session_id, run_ids)
+        corpus.runs.extend(found)
+        seen.update(run.manifest for run in found)
+    else:
+        todo = [(run_id, None) for run_id in run_ids]
+    for run_id, key in todo:
         run_dir = f"{session_id}/runs/{run_id}"
         rel = f"{run_dir}/run.toml"
-        # stat first only when the index may hold the run; else the key comes with the read
-        key = manifest_key(root, rel) if index is not None and index.knows(rel) else None
-        if key is not None and index is not None and seen is not None:
-            cached = index.lookup(rel, key, session_id, run_id)
-            if cached is not None:
-                corpus.runs.append(cached)
-                seen.add(rel)
-                continue
         try:
             doc, opened = load_manifest_keyed(root, rel, listed=True)
-            key = key or opened
+            key = key or opened  # the key taken before the read, when there is one
             run = run_from_doc(doc, session_id, run_id, run_dir, rel)
             corpus.runs.append(run)
             if key is not None and index is not None and seen is not None:
