@@ -7,13 +7,13 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.widgets.chrome import PANE_IDS, FindBar, NavigatorPanel, PaneTabs, StatusBar
 from reviewer.ui.widgets.code import CodePane
 from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
+from reviewer.ui.widgets.keybar import KeyBar
 from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.transcript import TranscriptPane
 
@@ -46,7 +46,7 @@ class ReviewScreen(Screen[None]):
                 yield EvidencePanel()
         yield FindBar(id="find")
         yield StatusBar()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Start on the Code pane with the run list focused."""
