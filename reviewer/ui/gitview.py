@@ -116,7 +116,7 @@ class GitView(App[int]):
         state.checked, state.info, state.error = True, info, ""
         if info is not None and not state.provenance_asked:
             state.provenance_asked = True
-            self.load_provenance()
+            self.gitapp.after_first_screen(self.load_provenance)  # a log walk: not before the first screen
         self.repaint_git()
 
     def git_refused(self, command: str) -> None:

@@ -1,8 +1,9 @@
 """Live folders: runs a harness adds or rewrites while the app is open appear within seconds.
 
-Also the order of the first seconds: the background count of every run's failures and the check
-of every label's evidence start once the first failure is on screen (or a second after the scan),
-so that they do not compete with the first screen.
+Also the order of the first seconds: the background count of every run's failures, the check
+of every label's evidence, the read of the other reviewers' labels and of the runs' git history
+start once the first failure is on screen (or a second after the scan), so that they do not
+compete with the first screen.
 
 A worker looks at the folder every :data:`POLL_SECONDS` (``SessionStore.refresh``: listing and
 ``lstat`` only, thanks to the index cache) and hands what changed to the screen. The reviewer's
@@ -16,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Callable, cast
 
 from textual import on, work
 from textual.app import App
@@ -62,6 +63,7 @@ class LiveFolder(App[int]):
     _pending_labels = False
     _first_watch: Timer | None = None
     _first_deadline = 0.0
+    _after_first: list[Callable[[], object]] | None = None
 
     @property
     def live_app(self) -> "ReviewApp":
@@ -94,6 +96,17 @@ class LiveFolder(App[int]):
         else:
             self._pending_labels = True
 
+    def after_first_screen(self, start: Callable[[], object]) -> None:
+        """Call ``start`` (background work the first screen does not need) once it is up; asked
+        again before then, it is still called once."""
+        if self._first_shown:
+            start()
+        else:
+            if self._after_first is None:
+                self._after_first = []
+            if start not in self._after_first:
+                self._after_first.append(start)
+
     def watch_first_screen(self) -> None:
         """Start the background work once every pane shows the first failure (or time is up)."""
         app = self.live_app
@@ -115,6 +128,9 @@ class LiveFolder(App[int]):
         if self._pending_labels:
             self._pending_labels = False
             self.check_labels()
+        waiting, self._after_first = self._after_first or [], None
+        for start in waiting:
+            start()
 
     def counts_arrived(self, batch: dict[str, tuple[str, ...]], done: bool) -> None:
         """Counting finished: what it learnt goes into the index cache (in a worker)."""

@@ -113,8 +113,8 @@ class ReviewersActions(NavigationActions, LabellingActions):
         state = self.reviewers
         if not self.rvapp.scanned:
             return
-        if not state.loaded:
-            self.load_reviewers()  # the first read: at once
+        if not state.loaded:  # the first read: at once, or as soon as the first failure is on screen
+            self.rvapp.after_first_screen(self.load_reviewers)
             return
         if state.timer is not None:
             state.timer.stop()
