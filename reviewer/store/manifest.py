@@ -38,6 +38,8 @@ def check_format(doc: dict[str, Any]) -> None:
 def text_field(table: dict[str, Any], key: str, where: str, default: str | None = "") -> str:
     """A string field; datetimes become RFC 3339 text. BadManifest when missing or mistyped."""
     value = table.get(key, default)
+    if type(value) is str:
+        return value
     if value is None:
         raise BadManifest(f"`{where}.{key}` is missing")
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
@@ -116,8 +118,10 @@ def session_from_doc(doc: dict[str, Any], session_id: str, manifest: str) -> Ses
 
 def file_in_expected(path: str, expected_dir: str) -> bool:
     """True when a saved file sits directly in the expected folder."""
-    folder = posixpath.dirname(posixpath.normpath(path))
     want = posixpath.normpath(expected_dir) if expected_dir else "."
+    if "/" not in path:  # a bare name sits in the attempt's top folder
+        return want == "."
+    folder = posixpath.dirname(posixpath.normpath(path))
     return (folder or ".") == want
 
 

@@ -45,14 +45,14 @@ def lexically_inside(base_rel: str, ref: str) -> str:
     Raises:
         Unreadable: the reference is absolute, empty, holds a NUL, or climbs out of the root.
     """
+    if type(ref) is str and SIMPLE_REF.match(ref):  # the common case: plain names, no dots-only steps
+        return f"{base_rel}/{ref}" if base_rel else ref
     if not isinstance(ref, str) or not ref.strip():
         raise Unreadable("empty path")
     if "\x00" in ref:
         raise Unreadable("path holds a NUL byte")
     if ref.startswith("/") or ref.startswith("\\") or (len(ref) > 1 and ref[1] == ":"):
         raise Unreadable(f"absolute path {ref!r} is not allowed")
-    if SIMPLE_REF.match(ref):
-        return f"{base_rel}/{ref}" if base_rel else ref
     joined = posixpath.normpath(posixpath.join(base_rel, ref.replace("\\", "/")))
     if joined == ".." or joined.startswith("../"):
         raise Unreadable(f"path {ref!r} leaves the sessions folder")
