@@ -129,7 +129,8 @@ def ready(app: Any) -> bool:
     built = transcript.built
     if detail.turns and (built is None or built.run_key != sel.run_key):
         return False
-    return code_shown(app) and output_shown(app)
+    # and every pane says so itself (the Brief's Markdown is mounted, not only handed over)
+    return code_shown(app) and output_shown(app) and app.panes_settled()
 
 
 async def until(predicate: Callable[[], bool], limit: float = 120.0) -> float:
