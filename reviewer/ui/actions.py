@@ -215,7 +215,7 @@ class NavigationActions(App[int]):
             return
         view, title = self.find_target()
         if view is None:
-            self.notify("Find works in the Code, Grader and Transcript panes.", markup=False)
+            self.notify("Find works in the Brief, Code, Grader and Transcript panes.", markup=False)
             return
         self.find_view = view
         bar = self.me.review_screen.query_one(FindBar)

@@ -146,10 +146,13 @@ class ThemingMixin(App[int]):
         if not getattr(self, "_theming_ready", False) or old == new:
             return
         app = cast("ReviewApp", self)
+        from reviewer.ui.widgets.brief import BriefPane
         from reviewer.ui.widgets.code import CodePane
 
         for pane in app.review_screen.query(CodePane):
             pane.rehighlight()
+        for brief in app.review_screen.query(BriefPane):
+            brief.rehighlight()
         if app.detail is not None:
             app.detail = app.detail
         if new != self._saved_theme:

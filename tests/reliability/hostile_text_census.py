@@ -21,8 +21,8 @@ and a third runs the app in tmux and compares the pane title before and after.
 
 Figures: payloads, shown_in_terminal and shown_in_cells (payloads whose marker was seen),
 widgets (that showed recorded text), leaks, actions_fired, live_links (markup links in
-recorded text), inert_links (the Brief's Markdown links, which a click only reports as not
-opened), title_changes, crashes, hangs.
+recorded text), inert_links (clickable links the Brief drew from Markdown; it now draws a link
+as its text and address, nothing clickable, so this stays 0), title_changes, crashes, hangs.
 """
 
 from __future__ import annotations

@@ -215,17 +215,18 @@ async def test_without_auto_advance_labelling_stays_on_the_failure(basic: Path) 
 
 @sync
 async def test_code_blocks_in_the_brief_follow_the_theme(basic: Path) -> None:
-    from textual.widgets.markdown import MarkdownFence
+    from reviewer.ui.widgets.brief import BriefPane
 
     brief = basic / "s1" / "runs" / "roman-go--model-a" / "brief.md"
     brief.write_text("# Roman\n\n```go\npackage roman\n```\n")
     app = launched(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        fence = app.review_screen.query_one(MarkdownFence)
+        view = app.review_screen.query_one(BriefPane).view
 
         def keyword_style() -> str:
-            return next(s.style for s in fence._highlighted_code.spans if (s.start, s.end) == (0, 7))
+            line = next(line for line in view.lines if line.plain == "  package roman")
+            return next(str(s.style) for s in line.spans if (s.start, s.end) == (2, 9))
 
         assert Color.parse(keyword_style().split()[-1]).rgb == expected_color(app, "reviewer-dark", "go", "package")
         app.theme = "reviewer-light"

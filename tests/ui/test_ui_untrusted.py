@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE_SHOWN
 
@@ -16,8 +16,8 @@ from reviewer.ui.widgets.transcript import TranscriptPane
 
 
 def markdown_text(pane: BriefPane) -> str:
-    """Every block's plain text in the brief."""
-    return "\n".join(str(block._content) for block in pane.query_one(Markdown).query("*") if hasattr(block, "_content"))
+    """The brief as drawn, plain."""
+    return "\n".join(pane.view.plain_lines())
 
 
 def no_escapes(lines: list[str]) -> None:
@@ -62,12 +62,13 @@ async def test_hostile_strings_show_literally_and_run_nothing(hostile: Path) -> 
 
         brief = screen.query_one(BriefPane)
         assert HOSTILE_SHOWN in markdown_text(brief)
+        no_escapes(brief.view.plain_lines())
         banner = str(brief.query_one(".pane-banner", Static).content)
         assert "bidirectional or invisible" in banner
 
         # Walk everything with the keyboard and click around: still running, nothing ran.
         await press(app, pilot, "tab", "tab", "enter", "d", "f", "l", "h", "j", "k", "y", "question_mark", "escape")
-        for widget in ("#runs", "#checks", "#output", "#code-view", "#transcript-view", "#brief-markdown"):
+        for widget in ("#runs", "#checks", "#output", "#code-view", "#transcript-view", "#brief-view"):
             await pilot.click(widget, offset=(3, 0))
             await pilot.click(widget, offset=(12, 1))
             await settle(app, pilot, 2)

@@ -1,24 +1,22 @@
-"""The Brief pane: the task's brief rendered as Markdown, with links made inert."""
+"""The Brief pane: the task's brief, its Markdown drawn as styled lines (links shown, never followed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from textual import on, work
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual import work
 from textual.content import Content
+from textual.highlight import HighlightTheme
 from textual.message import Message
+from textual.app import ComposeResult
 from textual.widget import Widget
-from markdown_it.token import Token
-from textual.widgets import Markdown
-from textual.highlight import highlight
-from textual.widgets.markdown import MarkdownFence
 
 from reviewer.model.sanitize import clean, clean_and_cap
+from reviewer.ui.markdown_lines import markdown_lines
 from reviewer.ui.state import Selection
 from reviewer.ui.theming import current_highlight
 from reviewer.ui.widgets.pane import CONTROLS_BANNER, HIDDEN_BANNER, Pane, blob_notes
+from reviewer.ui.widgets.text_view import TextView
 
 BRIEF_LINES = 3_000
 BRIEF_LINE = 2_000
@@ -48,35 +46,20 @@ def prepare_brief(text: str, notes: tuple[str, ...]) -> BriefText:
     return BriefText(body, tuple(banner))
 
 
-class NamedFence(MarkdownFence):
-    """A code block highlighted only by the language it names; plain text when it names none."""
+@dataclass(frozen=True)
+class DrawnBrief:
+    """A brief drawn for one theme: its lines and what their wrapped rows start with."""
 
-    def __init__(self, markdown: Markdown, token: Token, code: str) -> None:
-        words = (token.info or "").split()
-        token.info = words[0] if words else "text"
-        super().__init__(markdown, token, code)
-
-    def highlight(self, code: str, language: str, ansi: bool = False, dark: bool = False) -> Content:  # type: ignore[override]
-        """Highlight in the current theme's code colours (as the Code pane does)."""
-        if ansi:
-            return MarkdownFence.highlight(code, language, ansi, dark)
-        return highlight(code, language=language or "text", theme=current_highlight(self.app))
+    brief: BriefText
+    theme: type[HighlightTheme]
+    lines: list[Content] = field(default_factory=list)
+    hangs: list[Content] = field(default_factory=list)
 
 
-class InertMarkdown(Markdown):
-    """Markdown whose links never open anything and whose code is never guessed at."""
-
-    BLOCKS = {**Markdown.BLOCKS, "fence": NamedFence, "code_block": NamedFence}
-
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__("", id=id, open_links=False)
-
-    @on(Markdown.LinkClicked)
-    def ignore_link(self, event: Markdown.LinkClicked) -> None:
-        """A link in a recorded brief is shown, never followed."""
-        event.stop()
-        event.prevent_default()
-        self.notify(f"Links in a brief are not opened: {clean(event.href).text[:200]}", markup=False)
+def draw_brief(brief: BriefText, theme: type[HighlightTheme]) -> DrawnBrief:
+    """Draw a prepared brief's Markdown (worker threads)."""
+    lines, hangs = markdown_lines(brief.markdown, theme)
+    return DrawnBrief(brief, theme, lines, hangs)
 
 
 class BriefPane(Pane):
@@ -85,28 +68,35 @@ class BriefPane(Pane):
     TITLE = "Brief"
 
     class Loaded(Message):
-        """A brief was read and prepared in a worker."""
+        """A brief was read and drawn in a worker."""
 
-        def __init__(self, run_key: str, brief: BriefText) -> None:
+        def __init__(self, run_key: str, drawn: DrawnBrief) -> None:
             super().__init__()
             self.run_key = run_key
-            self.brief = brief
+            self.drawn = drawn
 
     def __init__(self, id: str = "brief") -> None:
         super().__init__(id=id)
         self.run_key = ""
         self.shown = ""
+        """The Markdown source on screen."""
         self.loaded = ""
         """The run whose brief is on screen."""
+        self.drawn: DrawnBrief | None = None
+        """The brief on screen, as drawn (runs of one task share it: it is not drawn again)."""
 
     def compose_body(self) -> ComposeResult:
-        """A scrolling Markdown document."""
-        with VerticalScroll(id="brief-scroll", can_focus=True):
-            yield InertMarkdown(id="brief-markdown")
+        """The brief's lines, wrapped at the pane's width."""
+        yield TextView(wrap=True, id="brief-view")
+
+    @property
+    def view(self) -> TextView:
+        """The text view showing the brief."""
+        return self.query_one("#brief-view", TextView)
 
     def focus_target(self) -> Widget:
-        """Focus the scroller."""
-        return self.query_one("#brief-scroll")
+        """Focus the view."""
+        return self.view
 
     def selection_changed(self, selection: Selection) -> None:
         """Load the brief when the run changes."""
@@ -119,9 +109,14 @@ class BriefPane(Pane):
         self.set_header(Content.assemble(("loading\u2026", "$text-muted")))
         self.load(selection.run_key)
 
+    def rehighlight(self) -> None:
+        """The theme changed: draw the brief again with the new code colours (scroll kept)."""
+        if self.loaded:
+            self.load(self.loaded)
+
     @work(thread=True, exclusive=True, group="brief")
     def load(self, run_key: str) -> None:
-        """Read and prepare the brief (worker thread)."""
+        """Read, prepare and draw the brief (worker thread)."""
         run = self.review.runs_by_key.get(run_key)
         if run is None:
             return
@@ -133,20 +128,28 @@ class BriefPane(Pane):
                 brief = BriefText("", (f"\u26a0 cannot show the brief: {clean(blob.error).text}",))
             else:
                 brief = prepare_brief(blob.text, blob_notes(blob, "brief"))
-        self.post_message(self.Loaded(run_key, brief))
+        theme = current_highlight(self.app)
+        drawn = self.drawn
+        if drawn is None or drawn.brief.markdown != brief.markdown or drawn.theme is not theme:
+            drawn = draw_brief(brief, theme)
+        elif drawn.brief != brief:
+            drawn = DrawnBrief(brief, theme, drawn.lines, drawn.hangs)
+        self.post_message(self.Loaded(run_key, drawn))
 
-    async def on_brief_pane_loaded(self, message: Loaded) -> None:
+    def on_brief_pane_loaded(self, message: Loaded) -> None:
         """Show a loaded brief if it is still the one wanted."""
         if message.run_key != self.run_key:
             return
         run = self.review.runs_by_key.get(message.run_key)
         ref = run.brief_ref if run is not None else ""
+        drawn = message.drawn
         self.set_header(Content.assemble((clean(ref).text, "$text-muted")))
-        self.set_banner(message.brief.banner)
-        if message.brief.markdown != self.shown:
-            self.shown = message.brief.markdown
-            await self.query_one(InertMarkdown).update(message.brief.markdown)
-            self.query_one("#brief-scroll").scroll_home(animate=False)
+        self.set_banner(drawn.brief.banner)
+        if self.drawn is None or drawn.lines is not self.drawn.lines:
+            same_text = drawn.brief.markdown == self.shown  # a new theme: stay where the reader is
+            self.view.set_lines(drawn.lines, keep_scroll=same_text, hangs=drawn.hangs)
+        self.drawn = drawn
+        self.shown = drawn.brief.markdown
         self.loaded = message.run_key
 
     def settled(self, selection: Selection) -> bool:

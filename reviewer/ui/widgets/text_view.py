@@ -27,15 +27,19 @@ from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
 from reviewer.ui.render import plain_texts
 
 
-def fold(line: Content, width: int) -> list[Content]:
-    """Wrap a line at ``width``; continuation rows keep the line's indent."""
+def fold(line: Content, width: int, hang: Content | None = None) -> list[Content]:
+    """Wrap a line at ``width``; continuation rows keep the line's indent, or start with
+    ``hang`` (a list item's spaces, a quote's bar) when it is given."""
     if len(line) <= width:
         return [line]
-    plain = line.plain
-    indent = min(len(plain) - len(plain.lstrip(" ")), width // 2)
+    if hang is not None and len(hang) <= width // 2:
+        indent, pad = len(hang), hang
+    else:
+        plain = line.plain
+        indent = min(len(plain) - len(plain.lstrip(" ")), width // 2)
+        pad = Content(" " * indent)
     head, rest = line[:indent], line[indent:]
     parts = rest.wrap(max(1, width - indent)) or [rest]
-    pad = Content(" " * indent)
     return [head + parts[0], *(pad + part for part in parts[1:])]
 
 
@@ -99,6 +103,8 @@ class TextView(ScrollView, can_focus=True):
             self.styles.overflow_x = "hidden"
         self.lines: Sequence[Content] = []
         """The logical lines."""
+        self.hangs: Sequence[Content] | None = None
+        """What each line's wrapped rows start with (None: the line's own indent)."""
         self.marked: int | None = None
         """A logical line to show highlighted (the current failure or turn)."""
         self.marked_lines: frozenset[int] = frozenset()
@@ -127,10 +133,13 @@ class TextView(ScrollView, can_focus=True):
 
     # ---- content -------------------------------------------------------------------------
 
-    def set_lines(self, lines: Sequence[Content], width: int | None = None, keep_scroll: bool = False) -> None:
-        """Replace the lines (``width``: the widest line in characters, measured if None)."""
+    def set_lines(self, lines: Sequence[Content], width: int | None = None, keep_scroll: bool = False,
+                  hangs: Sequence[Content] | None = None) -> None:
+        """Replace the lines (``width``: the widest line in characters, measured if None;
+        ``hangs``: what each line's wrapped rows start with)."""
         self.numbered = self.line_numbers
         self.lines = lines
+        self.hangs = hangs if hangs is not None and len(hangs) == len(lines) else None
         self._width = width if width is not None else max((len(line) for line in lines), default=0)
         self.matches = []
         self.current_match = -1
@@ -183,9 +192,10 @@ class TextView(ScrollView, can_focus=True):
         if self._rows is None or self._wrapped_at != width:
             rows: list[Row] = []
             first: list[int] = []
+            hangs = self.hangs
             for index, line in enumerate(self.lines):
                 first.append(len(rows))
-                rows.extend(Row(index, part) for part in fold(line, width))
+                rows.extend(Row(index, part) for part in fold(line, width, hangs[index] if hangs is not None else None))
             self._rows, self._first_row, self._wrapped_at = rows, first, width
         return self._rows
 
