@@ -210,7 +210,7 @@ class Renderer:
             self.write(Content(CODE_INDENT) + line, CODE_INDENT)
 
     def table(self, tokens: Sequence[Token], i: int) -> int:
-        """A table: columns padded to their widest cell, the header underlined."""
+        """A table: columns padded to their widest cell, the header row bold and underlined."""
         rows: list[list[Content]] = []
         header_rows = 0
         in_head = False
@@ -232,14 +232,13 @@ class Renderer:
         columns = max((len(r) for r in rows), default=0)
         widths = [max((len(r[c]) for r in rows if c < len(r)), default=0) for c in range(columns)]
         sep = Content.styled(" \u2502 ", MUTED)
+        last = " " * (sum(widths[:-1]) + len(sep) * (columns - 1))  # a long last cell wraps under itself
         for n, cells in enumerate(rows):
             cells = cells + [Content("")] * (columns - len(cells))
             line = sep.join(cell.pad_right(width - len(cell)) for cell, width in zip(cells, widths))
-            if n < header_rows:
-                line = line.stylize_before("bold")
-            self.write(line)
-            if n == header_rows - 1:
-                self.write(Content.styled("\u2500\u253c\u2500".join("\u2500" * w for w in widths), MUTED))
+            if n < header_rows:  # underlined rather than ruled: a rule line would wrap on its own
+                line = line.stylize_before("bold underline")
+            self.write(line, last)
         self.blank = True
         return i + 1
 

@@ -79,7 +79,6 @@ def test_every_construct_is_drawn() -> None:
         "  package roman",
         "",
         "key       \u2502 value",
-        "\u2500" * 10 + "\u253c" + "\u2500" * 6,
         "connected \u2502 yes  ",
         "",
         "\u2500" * 40,
@@ -98,7 +97,8 @@ def test_every_construct_is_drawn() -> None:
     # wrapped rows of a list item line up after its marker; a quote repeats its bar
     assert [h.plain for h in hangs[5:9]] == ["  ", "  ", "    ", "  "]
     assert hangs[13].plain == "\u258c " and hangs[15].plain == "  "
-    assert "bold" in styles_of(lines[17], "key")
+    assert hangs[18].plain == " " * len("connected \u2502 ")  # a long last cell wraps under itself
+    assert "bold underline" in styles_of(lines[17], "key") and "underline" not in styles_of(lines[18], "yes")
 
 
 def test_code_blocks_are_coloured_only_by_the_language_they_name() -> None:
