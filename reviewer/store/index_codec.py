@@ -17,7 +17,7 @@ from reviewer.model.check import FAILING_STATUSES
 from reviewer.model.label import Label, Verdict
 from reviewer.model.run import ACCESS_KINDS, OUTCOMES, LazyRun
 from reviewer.store.index_files import Deps, StatKey
-from reviewer.store.safe_fs import SIMPLE_REF, Unreadable, lexically_inside
+from reviewer.store.safe_fs import Unreadable, lexically_inside, simple_ref
 
 T = TypeVar("T")
 STATUSES = {s.value: s for s in CheckStatus}
@@ -56,7 +56,7 @@ def ref(value: Any, base: str, empty: bool = False) -> str:
         raise BadEntry("empty path")
     inside = value.startswith("./")
     path = value[2:] if inside else value
-    if not SIMPLE_REF.match(path):
+    if not simple_ref(path):
         try:
             if not path or lexically_inside("", path) != path:
                 raise BadEntry("path is not normalised")
@@ -242,9 +242,15 @@ def decode_head(raw: Any, base: str) -> tuple[StatKey, str, str, str, tuple[str,
     outcome = OUTCOME_NAMES.get(outcome) if type(outcome) is str else None
     if outcome is None:
         raise BadEntry("bad outcome")
+    count = len(raw)
+    if count == 7:
+        outputs: tuple[str, ...] = ()
+    elif count == 8:  # the usual run: one grader output
+        outputs = (ref(raw[7], base),)
+    else:
+        outputs = tuple([ref(r, base) for r in raw[7:]])
     return ((size, mtime, ctime, inode), intern(task) if len(task) < 200 else task,
-            intern(model) if len(model) < 200 else model, outcome,
-            tuple(ref(r, base) for r in raw[7:]) if len(raw) > 7 else ())
+            intern(model) if len(model) < 200 else model, outcome, outputs)
 
 
 def decode_attempt(raw: Any, base: str) -> Attempt:

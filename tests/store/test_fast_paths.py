@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewer.store.manifest import file_in_expected
-from reviewer.store.safe_fs import Unreadable, lexically_inside
+from reviewer.store.safe_fs import _SIMPLE_SEEN, SIMPLE_REF, SIMPLE_SEEN_MAX, Unreadable, lexically_inside, simple_ref
 
 PATHS = st.text(alphabet="ab./\\-_:\x00 \u00e9\n", max_size=14)
 BASES = st.sampled_from(["", "s1/runs/r1", "s1/runs/r1/attempts/2", "a"])
@@ -53,3 +53,19 @@ def test_file_in_expected_matches_the_folder_rule(path: str, expected: str) -> N
     folder = posixpath.dirname(posixpath.normpath(path)) or "."
     want = posixpath.normpath(expected) if expected else "."
     assert file_in_expected(path, expected) == (folder == want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(path=PATHS)
+def test_simple_ref_is_the_pattern_asked_once_or_twice(path: str) -> None:
+    expected = SIMPLE_REF.match(path) is not None
+    assert simple_ref(path) is expected
+    assert simple_ref(path) is expected  # the second answer may come from memory: the same
+
+
+def test_simple_ref_remembers_only_what_passed_and_stays_small() -> None:
+    assert not simple_ref("a/../b") and not simple_ref("a/../b")
+    assert "a/../b" not in _SIMPLE_SEEN
+    for n in range(SIMPLE_SEEN_MAX + 10):
+        assert simple_ref(f"attempts/{n}/main.go")
+    assert 0 < len(_SIMPLE_SEEN) <= SIMPLE_SEEN_MAX
