@@ -233,11 +233,12 @@ class RunIndex:
             self.generation += 1
 
     def take(self, root: str, session: str, run_ids: list[str]) -> tuple[list[Run], list[tuple[str, StatKey | None]]]:
-        """:meth:`lookup` for many runs of one session at once (a warm open does 10,000).
+        """The runs of one session whose manifests are unchanged since the index learnt them.
 
-        Returns the runs the index holds unchanged and, for every other run id (in order), the
-        manifest's key when it was taken (``None``: unknown to the index, or not a regular file).
-        The ``lstat`` calls happen before the lock is taken.
+        Each run the index knows is ``lstat``-ed (all before the lock is taken) and kept when its
+        key is the stored one. Returns those runs and, for every other run id (in order), the
+        manifest's key when it was taken (``None``: unknown to the index, or not a regular
+        file), for the caller to read the manifest.
         """
         entries, stored = self.entries, self.stored
         lstat, regular = os.lstat, stat.S_ISREG

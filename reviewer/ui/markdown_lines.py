@@ -34,6 +34,8 @@ HEADING_STYLES = {
     "h5": "italic $markdown-h5-color",
     "h6": "italic $markdown-h6-color",
 }
+EMPHASIS = {"strong_open": "bold", "em_open": "italic", "s_open": "strike"}
+EMPHASIS_END = {"strong_close": "bold", "em_close": "italic", "s_close": "strike"}
 MUTED = "$text-muted"
 INLINE_CODE = "bold $text-accent"
 LINK = "underline $text-primary"
@@ -74,7 +76,6 @@ class ListState:
 
     next: int | None
     depth: int
-    width: int = 0
 
 
 @dataclass
@@ -264,18 +265,14 @@ class Renderer:
                 parts.append("\n")
             elif kind == "code_inline":
                 parts.append((child.content, f"{style} {INLINE_CODE}".strip()))
-            elif kind in ("html_inline",):
+            elif kind == "html_inline":
                 parts.append((child.content, f"{style} {MUTED}".strip()))
             elif kind == "image":
                 alt = child.content or "".join(c.content for c in child.children or ())
                 src = str(child.attrGet("src") or "")
                 parts.append((f"[image: {alt}]" + (f" ({src})" if src else ""), MUTED))
-            elif kind == "strong_open":
-                styles.append("bold")
-            elif kind == "em_open":
-                styles.append("italic")
-            elif kind == "s_open":
-                styles.append("strike")
+            elif kind in EMPHASIS:
+                styles.append(EMPHASIS[kind])
             elif kind == "link_open":
                 styles.append(LINK)
                 links.append(str(child.attrGet("href") or ""))
@@ -285,12 +282,12 @@ class Renderer:
                 href = links.pop() if links else ""
                 if href:
                     parts.append((f" ({href})", MUTED))
-            elif kind in ("strong_close", "em_close", "s_close"):
-                wanted = {"strong_close": "bold", "em_close": "italic", "s_close": "strike"}[kind]
-                if wanted in styles:
-                    styles.reverse()
-                    styles.remove(wanted)
-                    styles.reverse()
+            elif kind in EMPHASIS_END:
+                wanted = EMPHASIS_END[kind]
+                for n in range(len(styles) - 1, -1, -1):  # the innermost one still open
+                    if styles[n] == wanted:
+                        del styles[n]
+                        break
         return Content.assemble(*[p if isinstance(p, str) or p[1] else p[0] for p in parts])
 
 

@@ -156,3 +156,11 @@ async def test_find_works_in_the_brief(basic: Path) -> None:
         await pilot.press(*word)
         await settle(app, pilot)
         assert brief.view.find_query == word and brief.view.matches
+
+
+def test_nested_emphasis_ends_where_it_was_opened() -> None:
+    lines, _ = markdown_lines("**bold *both* bold** plain\n")
+    line = lines[0]
+    assert line.plain == "bold both bold plain"
+    assert "bold" in styles_of(line, "both") and "italic" in styles_of(line, "both")
+    assert "italic" not in styles_of(line, "bold ") and styles_of(line, "plain") == ""
