@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from textual import work
+from textual.app import ComposeResult
 from textual.content import Content
 from textual.highlight import HighlightTheme
 from textual.message import Message
-from textual.app import ComposeResult
 from textual.widget import Widget
 
 from reviewer.model.sanitize import clean, clean_and_cap
@@ -52,8 +52,8 @@ class DrawnBrief:
 
     brief: BriefText
     theme: type[HighlightTheme]
-    lines: list[Content] = field(default_factory=list)
-    hangs: list[Content] = field(default_factory=list)
+    lines: list[Content]
+    hangs: list[Content]
 
 
 def draw_brief(brief: BriefText, theme: type[HighlightTheme]) -> DrawnBrief:
@@ -78,12 +78,15 @@ class BriefPane(Pane):
     def __init__(self, id: str = "brief") -> None:
         super().__init__(id=id)
         self.run_key = ""
-        self.shown = ""
-        """The Markdown source on screen."""
         self.loaded = ""
         """The run whose brief is on screen."""
         self.drawn: DrawnBrief | None = None
         """The brief on screen, as drawn (runs of one task share it: it is not drawn again)."""
+
+    @property
+    def shown(self) -> str:
+        """The Markdown source on screen ("" before the first brief)."""
+        return self.drawn.brief.markdown if self.drawn is not None else ""
 
     def compose_body(self) -> ComposeResult:
         """The brief's lines, wrapped at the pane's width."""
@@ -149,7 +152,6 @@ class BriefPane(Pane):
             same_text = drawn.brief.markdown == self.shown  # a new theme: stay where the reader is
             self.view.set_lines(drawn.lines, keep_scroll=same_text, hangs=drawn.hangs)
         self.drawn = drawn
-        self.shown = drawn.brief.markdown
         self.loaded = message.run_key
 
     def settled(self, selection: Selection) -> bool:
