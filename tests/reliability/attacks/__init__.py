@@ -1,0 +1,50 @@
+"""The findings of a red-team pass with a hostile sessions folder, one module each.
+
+Each module ``fNN_<slug>.py`` here defines::
+
+    FINDING: int            # the finding's number (1-10) in the issue that listed them
+    TITLE: str              # one line: what the attacker's folder did
+    def check(work: Path) -> Outcome
+
+``check`` builds its own fixture inside ``work`` (a sessions folder, a real git repository, a
+small tmpfs where mounting is allowed), first shows the attack is live where that can be shown
+without reviewer's fix (plain git runs the canary, the link resolves outside the folder, a
+plain write on a full disk fails...), then runs reviewer's real code path (the installed
+command line, or the store/app function a user reaches) and says whether it was contained.
+``tests/reliability/attacker_folder.py`` runs them all; ``test_attacker_folder.py`` runs each in CI.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+
+@dataclass
+class Outcome:
+    """What one finding's check saw.
+
+    Attributes:
+        contained: reviewer resisted the attack (nothing ran, nothing escaped, the failure stayed a failure...).
+        live: the attack was shown to work without reviewer's fix (True), could not be shown
+            here (None, e.g. no permission to mount), or did not work (False: the check proves nothing).
+        detail: what happened, for a person reading the report.
+        figures: numbers worth printing (peak RSS, seconds to quit, files written outside...).
+    """
+
+    contained: bool
+    live: bool | None
+    detail: str = ""
+    figures: dict[str, Any] = field(default_factory=dict)
+
+
+def findings() -> list[ModuleType]:
+    """Every finding module in this package, by finding number then name."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("f") and info.name[1:3].isdigit():
+            found.append(importlib.import_module(f"{__name__}.{info.name}"))
+    return sorted(found, key=lambda m: (m.FINDING, m.__name__))
