@@ -204,3 +204,9 @@ def count_lines(raw: list[str]) -> int:
         raw = raw[:-1]
     final = 1 if raw and raw[-1].endswith(("\u2028", "\u2029")) else 0  # a final break makes no line
     return sum(1 + line.count("\u2028") + line.count("\u2029") for line in raw) - final
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """Sanitised text squeezed onto one line (for headers, rows and messages that quote data)."""
+    flat = clean(text[: limit * 4 + 16]).text.replace("\n", " \u23ce ").replace("\t", " ")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"

@@ -1,260 +1,440 @@
-"""The review app: holds the selection, loads everything in workers, routes keys.
+"""The review app: a thin shell around a :class:`~reviewer.review.session.ReviewSession`.
 
-One reactive, :attr:`ReviewApp.selection`, says what is on screen; the panes watch it (and
-:attr:`ReviewApp.detail`, the light parts of the current run). Every store call runs in a
-thread worker; results come back through ``call_from_thread`` or messages, and a newer
-request makes an older one stale.
+Keys call the session; workers (:mod:`reviewer.ui.workers`) read and post typed messages
+(:mod:`reviewer.ui.messages`); handlers hand what was found to the session and draw. The review
+screen shows the current failure (one rendered view per paint); the app keeps the rest: the
+folder, labels, the other reviewers, git, themes and the keys.
 """
 
 from __future__ import annotations
 
-import gc
-from dataclasses import replace
-from typing import Mapping
+import asyncio
+import threading
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Mapping
 
 from textual import on
 from textual.app import App
-from textual.content import Content
-from textual.css.query import NoMatches
-from textual.reactive import reactive
+from textual.timer import Timer
+from textual.worker import Worker, WorkerState
 
-from reviewer.model import Failure, LoadError, Run
+from reviewer.model.sanitize import clean, one_line
+from reviewer.review.outcome import Notice, Outcome, Work, doing, tell
+from reviewer.review.selection import End, Move, NeedsCounting, Target
+from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
-from reviewer.store.identity import resolve_reviewer
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
-from reviewer.store.progress import Progress
-from reviewer.store.sessions import SessionStore
-from reviewer.store.tags import load_vocabulary
-from reviewer.ui.actions import NavigationActions
-from reviewer.ui.analysis import AnalysisActions
-from reviewer.ui.bindings import BINDINGS, apply_keymap
+from reviewer.store.themes import theme_variable_defaults
+from reviewer.ui import messages as m
+from reviewer.ui import workers as w
+from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
+from reviewer.ui.acted import Acted
 from reviewer.ui.commands import BindingCommands
-from reviewer.ui.gitview import GitView
-from reviewer.ui.labelling import LabellingActions
-from reviewer.ui.live import LiveFolder
-from reviewer.ui.loading import LoadingWorkers
-from reviewer.ui.paint import START_HOLD_SECONDS, PaintHold
-from reviewer.ui.reviewers import ReviewersActions
+from reviewer.ui.daemon import DaemonExecutor
+from reviewer.ui.render.badges import parts_content
+from reviewer.ui.render.panes import REMEMBERED
+from reviewer.ui.screens.clusters import ClustersScreen
+from reviewer.ui.screens.errors import ErrorsScreen
+from reviewer.ui.screens.help import HelpScreen
+from reviewer.ui.screens.history import HistoryScreen
 from reviewer.ui.screens.review import ReviewScreen
-from reviewer.ui.state import RunDetail, Selection, Tally, Target, select_failure, tally, turn_for_attempt
-from reviewer.ui.theming import ThemeCommands, ThemingMixin
+from reviewer.ui.screens.stats import StatsScreen
+from reviewer.ui.theming import CODE_BACKGROUND, DISMISS_ID, ThemeCommands, Themes, startup_warning
 from reviewer.ui.widgets.chrome import StatusBar
-from reviewer.ui.widgets.navigator import SYNC_ROWS, RunNavigator
+from reviewer.ui.widgets.warning_bar import WarningBar
+
+SAVE_RETRY_SECONDS = 5.0
+"""How often unsaved decisions are retried and the labels files looked at for outside changes."""
+POLL_SECONDS = 2.0
+"""How often the folder is looked at again."""
+INDEX_SAVE_SECONDS = 15.0
+QUIET_SECONDS = 0.3
+"""Quiet after a label change before everyone's labels (and the repository line) are read again."""
+FIRST_SCREEN_SECONDS = 1.0
+"""Background work waits for the first failure on screen, or this long."""
 
 
-
-GC_YOUNG = 20_000
-"""Allocations between young collections (Python's default is 700)."""
-
-
-class ReviewApp(PaintHold, LiveFolder, ThemingMixin, GitView, ReviewersActions, AnalysisActions, LoadingWorkers, NavigationActions, LabellingActions, App[int]):
-    """Step through failing checks of recorded runs and label them.
-
-    Args:
-        store: the sessions folder (scanned in a worker at start).
-        start_failure: a failure id to open at; unknown ids are reported and ignored.
-        reviewer: who is labelling (used by labelling, 3/9).
-        labels: how far runs are labelled and each failure's verdict (default: nothing yet).
-        keymap: binding id -> keys, applied over the defaults.
-    """
+class ReviewApp(App[int]):
+    """Step through failing checks of recorded runs and label them."""
 
     TITLE = "reviewer"
     CSS_PATH = "app.tcss"
     BINDINGS = BINDINGS
     COMMANDS = App.COMMANDS | {BindingCommands, ThemeCommands}
 
-    selection: reactive[Selection] = reactive(Selection, init=False)
-    """What is on screen: run, failure, attempt, file, turn, diff."""
-    detail: reactive[RunDetail | None] = reactive(None, init=False, always_update=True)
-    """The current run's checks, failures and transcript once loaded (None before)."""
-
-    def __init__(
-        self,
-        store: SessionStore,
-        start_failure: str | None = None,
-        reviewer: str | None = None,
-        keymap: Mapping[str, str] | None = None,
-        labeller: Labeller | None = None,
-        settings: Settings | None = None,
-        warnings: list[str] | None = None,
-    ) -> None:
-        # What is loaded by now (modules, Textual) lives as long as the process: out of the
-        # collector's full passes, which otherwise walk it again at every start (20 ms).
-        gc.freeze()
-        # Fewer, not longer, collections: a screen paint makes thousands of short-lived objects,
-        # and at the default thresholds a full pass (15 ms) landed on every few key presses.
-        gc.set_threshold(GC_YOUNG, 20, 100)
+    def __init__(self, session: ReviewSession, settings: Settings | None = None,
+                 keymap: Mapping[str, str] | None = None, warnings: list[str] | None = None,
+                 themes: Themes | None = None) -> None:
         super().__init__()
-        self.store = store
-        self.start_failure = start_failure or ""
+        self.session = session
         self.settings = settings or Settings()
-        self.setup_theming(self.settings)
-        self.reviewer = reviewer or self.settings.reviewer or resolve_reviewer(None)
-        self.labeller = labeller or Labeller(store, LabelStore(store.root, self.reviewer))
-        self.labels = Progress(self.labeller)
-        self.vocabulary, vocabulary_warning = load_vocabulary(store.root)
-        self.startup_warnings = [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])]
-        self.runs: list[Run] = []
-        self.runs_by_key: dict[str, Run] = {}
-        self.load_errors: list[LoadError] = []
-        self.failure_ids: dict[str, tuple[str, ...]] = {}
-        """Failure ids per run key, for the runs counted so far."""
-        self.count_errors: dict[str, str] = {}
-        self.counting_done = False
-        self.scanned = False
-        self.want_first = ""
         self.initial_keymap = dict(keymap or {})
-        self._review_screen: ReviewScreen | None = None
-        self._tally: Tally | None = None
-        self._last_tally = Tally({}, 0, 0, 0, 0)
+        self.themes = themes or Themes()
+        self.theme = self.themes.register(self, self.settings.theme)
+        self.saved_theme = self.theme
+        self.theme_lock = threading.Lock()
+        self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
+        self.review_screen = ReviewScreen(session)
+        self.review_screen.symbols = self.symbols
+        self.first_shown = False
+        self.last_index_save = 0.0
+        self.quiet_timer: Timer | None = None
 
     def get_default_screen(self) -> ReviewScreen:
         """The review screen."""
         return self.review_screen
 
-    @property
-    def review_screen(self) -> ReviewScreen:
-        """The review screen (also while a modal is shown)."""
-        if self._review_screen is None:
-            self._review_screen = ReviewScreen()
-        return self._review_screen
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Fallbacks for the variables the reviewer's CSS uses beyond Textual's own."""
+        return {**super().get_theme_variable_defaults(), **theme_variable_defaults()}
+
+    def get_css_variables(self) -> dict[str, str]:
+        """Textual's variables, with ``$code-background`` falling back to ``$surface``."""
+        variables = super().get_css_variables()
+        if CODE_BACKGROUND not in self.current_theme.variables:
+            variables[CODE_BACKGROUND] = variables.get("surface") or variables.get("background") or "#1e1e1e"
+        return variables
 
     @property
-    def navigator(self) -> RunNavigator:
-        """The run list."""
-        return self.review_screen.query_one(RunNavigator)
+    def highlight(self) -> Any:
+        """The current theme's code colours."""
+        return self.themes.highlight(self.theme)
 
+    @property
+    def symbols(self) -> dict[str, str]:
+        """The current theme's verdict symbols."""
+        return self.themes.symbols(self.theme)
+
+    # ---- workers, outcomes, moves -------------------------------------------------------------
+
+    def start(self, name: str, work: Callable[..., object], *args: object) -> None:
+        """Run a worker of :mod:`reviewer.ui.workers` in a thread; it posts its result to the app."""
+        self.run_worker(partial(work, *args, self.post_message), name=name, group=name, thread=True, exclusive=True,
+                        exit_on_error=False, description=name)
+
+    @on(Worker.StateChanged)
+    def worker_failed(self, event: Worker.StateChanged) -> None:
+        """The one place a worker's crash is reported; the app goes on."""
+        error = event.worker.error
+        if event.state is WorkerState.ERROR and error is not None:
+            self.notify(one_line(f"{type(error).__name__}: {error}", 300), title=f"{event.worker.name} failed",
+                        severity="error", timeout=15, markup=False)
+
+    def report(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
+        """Say what an action said, start and redraw what it asks for, follow its move."""
+        for notice in outcome.notices:
+            self.tell(notice)
+        work = set(outcome.work)
+        if outcome.labels_changed:
+            work.add(Work.RELABEL)
+            if self.quiet_timer is not None:
+                self.quiet_timer.stop()
+            self.quiet_timer = self.set_timer(QUIET_SECONDS, lambda: self.report(doing(Work.REVIEWERS, Work.REPOSITORY)))
+        for item in sorted(work, key=list(Work).index):
+            self.do(item)
+        self.refresh_status()
+        if outcome.move is not None:
+            self.follow(outcome.move, kind, step)
+
+    def do(self, item: Work) -> None:
+        """One piece of work an outcome asked for."""
+        session, root, screen = self.session, Path(self.session.store.root), self.review_screen
+        if item is Work.SELECTION:
+            self.read_view()
+        elif item is Work.RELABEL:
+            session.totals.changed()
+            screen.relabelled(session.relabel(), self.symbols)
+        elif item is Work.LIST:
+            self.rebuild_list()
+        elif item is Work.COUNTS:
+            session.totals.changed()
+            screen.counts_changed()
+        elif item is Work.VIEW:
+            REMEMBERED.clear()
+            self.read_view()
+        elif item is Work.COUNT and self.first_shown:
+            self.start("count", w.count, session, [r.key for r in session.folder.uncounted()])
+        elif item is Work.SAVE_INDEX:
+            self.start("index", w.save_index, session.store)
+        elif item is Work.REVIEWERS and self.first_shown:
+            self.start("reviewers", w.reviewers, root, sorted({run.session for run in session.folder.runs}))
+        elif item is Work.REPOSITORY and (session.git.on or not session.git.checked):
+            self.start("git-info", w.repository, root)
+        elif item is Work.PROVENANCE and self.first_shown:
+            self.start("git-provenance", w.run_commits, root)
+
+    def tell(self, notice: Notice) -> None:
+        """One notice as a toast (plain text, never markup)."""
+        if notice.bell:
+            self.bell()
+        if notice.message:
+            self.notify(notice.message, title=notice.title, severity=notice.severity,  # type: ignore[arg-type]
+                        timeout=notice.timeout, markup=False)
+
+    def follow(self, move: Move, kind: str = "step", step: int = 1) -> None:
+        """Go where a move lands; count runs first when it needs them; say why when it cannot."""
+        session = self.session
+        if isinstance(move, Target):
+            session.go_to(move)
+            self.read_view()
+        elif isinstance(move, NeedsCounting):
+            order = [move.run_key] if kind == "open" else list(session.folder.listing.order)
+            self.start("seek", w.seek, session, kind, session.selection, order, step)
+        elif move.message:
+            self.tell(Notice(move.message, bell=kind == "step"))
+
+    def read_view(self, moved: bool = True) -> None:
+        """The selection changed: read and render its view; its evidence; its label's staleness."""
+        if not moved:
+            return
+        session, screen = self.session, self.review_screen
+        selection = session.selection
+        self.start("view", w.view, session, selection, self.highlight, screen.caps)
+        screen.run_list.show_run(selection.run_key)
+        self.refresh_status()
+        fid = selection.failure_id
+        if screen.evidence_wanted(fid, session.cached_evidence(fid) if fid else None):
+            self.start("evidence", w.evidence, session, fid)
+        if fid:
+            self.start("stale", w.stale_one, session, fid)
+
+    def refresh_status(self) -> None:
+        """Redraw the status line (a big list's totals are recounted in a worker)."""
+        parts, recount = self.session.status()
+        if recount:
+            self.start("tally", w.recount, self.session, self.session.folder.listing.order)
+        if self.review_screen.is_mounted:
+            self.review_screen.status(parts_content(parts), len(self.session.folder.load_errors))
+
+    def rebuild_list(self) -> None:
+        """The list's filter, search, folding or runs changed: rebuild its rows (big lists in a worker)."""
+        folder = self.session.folder
+        request = folder.listing.request(folder.failure_ids, self.session.labelled, self.session.decisions.deferred)
+        if folder.listing.big:
+            self.start("list", w.build_list, request)
+        elif folder.listing.take(request.generation, *request.build()):
+            self.session.totals.changed()
+            self.review_screen.list_rebuilt()
+
+    # ---- start -----------------------------------------------------------------------------------
+
+    @on(ReviewScreen.Ready)
     def screen_ready(self) -> None:
-        """The review screen is composed: wire the run list to counts and labels; scan the folder."""
+        """The review screen is up: keymap, warnings, then scan the folder."""
+        asyncio.get_running_loop().set_default_executor(DaemonExecutor())  # q never waits for a reader
         if self.initial_keymap:
             unknown = apply_keymap(self, self.initial_keymap)
             if unknown:
                 self.notify("unknown key ids: " + ", ".join(unknown), severity="warning", markup=False)
-        nav = self.navigator
-        nav.failures = self.failure_ids
-        nav.labelled = self.labels.labelled
-        nav.deferred = self.labels.deferred
-        self.start_theming(self.startup_warnings)
+        if self.startup_warnings:
+            self.review_screen.warn(self.startup_warnings, key_label(self, BY_ID[DISMISS_ID].binding))
+            self.refresh_bindings()
         self.refresh_status()
-        self.hold_paint(START_HOLD_SECONDS)
-        self.scan_folder()
+        self.start("scan", w.scan, self.session)
+        self.do(Work.REPOSITORY)
+        self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
+        self.set_interval(POLL_SECONDS, self.poll_folder)
 
-    # ---- selection -----------------------------------------------------------------------
+    def on_scanned(self, message: m.Scanned) -> None:
+        """Show the runs and open at the first (or the asked-for) failure."""
+        self.report(self.session.folder.take_scan(message.scan))
+        self.last_index_save = time.monotonic()
+        self.opening()
+        self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 
-    def select(self, selection: Selection) -> None:
-        """Set the selection, choosing the turn that produced the attempt when none is chosen."""
-        detail = self.detail
-        if selection.turn is None and detail is not None and detail.run.key == selection.run_key:
-            selection = replace(selection, turn=turn_for_attempt(detail.turns, selection.attempt))
-        self.selection = selection
+    def opening(self) -> None:
+        """Open at the asked-for failure (its run counted first), else the first unlabelled one."""
+        out = self.session.start()
+        counting_asked = isinstance(out.move, NeedsCounting) and bool(self.session.start_failure)
+        self.report(out, "open" if counting_asked else "unlabelled")
 
-    def watch_selection(self, old: Selection, new: Selection) -> None:
-        """A new run loads its details; the list and status follow."""
-        if new.run_key != old.run_key and new.run_key:
-            self.hold_paint()
-            self.load_detail(new.run_key)
-        elif new.failure_id != old.failure_id and new.run_key:
-            self.prefetch_next()  # same run: nothing to load, so read ahead now
-        if new.failure_id and new.failure_id != old.failure_id:
-            self.prefetch_evidence(new.run_key, new.failure_id)
-        self.navigator.show_run(new.run_key)
-        self.refresh_status()
+    def first_screen(self) -> None:
+        """The first failure is on screen (or took long): start what waited for it."""
+        if not self.first_shown and self.session.folder.scanned:
+            self.first_shown = True
+            self.start("stale-all", w.stale_all, self.session)
+            self.report(doing(Work.COUNT, Work.REVIEWERS, Work.PROVENANCE) if self.session.git.on
+                        else doing(Work.COUNT, Work.REVIEWERS))
 
-    def go_to(self, target: Target) -> None:
-        """Select a failure (or a run, failure "")."""
-        run = self.runs_by_key.get(target.run_key)
-        if run is None:
+    # ---- what workers found --------------------------------------------------------------------
+
+    def on_counted(self, message: m.Counted) -> None:
+        """Counted runs."""
+        self.report(self.session.folder.counted(message.counted, message.errors, message.done))
+
+    def on_seeked(self, message: m.Seeked) -> None:
+        """Go where a seek landed, unless the reviewer moved on meanwhile."""
+        self.report(self.session.folder.counted(message.found, {}, False))
+        if message.asked != self.session.selection:
             return
-        keep = self.selection.file if self.selection.run_key == target.run_key else ""
-        self.select(select_failure(run, target.failure_id, keep))
-
-    def open_run(self, run_key: str) -> None:
-        """Select a run at its first failure (once its failures are known)."""
-        run = self.runs_by_key.get(run_key)
-        if run is None:
-            return
-        ids = self.failure_ids.get(run_key)
-        self.want_first = run_key if ids is None else ""
-        self.go_to(Target(run_key, ids[0] if ids else ""))
-
-    def current_failure(self) -> Failure | None:
-        """The current failure with its check, when the run's details are loaded."""
-        detail = self.detail
-        if detail is None or detail.run.key != self.selection.run_key:
-            return None
-        return next((f for f in detail.failures if f.id == self.selection.failure_id), None)
-
-    def labels_changed(self) -> None:
-        """Repaint everything that shows labels (call after a label is written)."""
-        self.totals_changed()
-        self.navigator.counts_changed()
-        self.detail = self.detail
-        self.refresh_status()
-        self.reviewers_labels_changed()
-        self.git_labels_changed()
-
-    # ---- status --------------------------------------------------------------------------
-
-    def totals_changed(self) -> None:
-        """Counts, list or labels changed: recount before the status line is drawn again."""
-        if self._tally is not None:
-            self._last_tally = self._tally
-        self._tally = None
-
-    def refresh_status(self) -> None:
-        """``failure 3 of 41 · 0/41 labelled · 2 not loaded``."""
-        try:
-            bar = self.review_screen.query_one(StatusBar)
-        except NoMatches:  # the app is closing (a late worker result): nothing to draw on
-            return
-        bar.errors = len(self.load_errors)
-        parts: list[Content | tuple[str, str] | str] = []
-        if not self.scanned:
-            parts.append(("scanning the folder\u2026", "$text-muted"))
+        if message.kind == "open" and self.session.start_failure:
+            self.opening()
+        elif isinstance(message.move, End) and not message.asked.run_key and message.kind == "unlabelled":
+            self.tell(Notice("Every failure is labelled; opening at the first one."))
+            self.start("seek", w.seek, self.session, "step", message.asked, list(self.session.folder.listing.order), 1)
         else:
-            if self._tally is None:
-                order = self.navigator.order
-                if len(order) <= SYNC_ROWS:
-                    self._tally = tally(order, self.failure_ids, self.labels.labelled)
-                else:
-                    self.tally_in_worker(order)
-            counts = self._tally or self._last_tally
-            position = counts.position(self.selection, self.failure_ids)
-            more = "" if counts.complete else "+"
-            where = f"failure {position} of {counts.total}{more}" if position else f"{counts.total}{more} failures"
-            parts += [(where, "bold"), "  \u00b7  ", f"{counts.labelled}/{counts.total}{more} labelled"]
-            if not counts.complete:
-                parts += ["  \u00b7  ", (f"counting {counts.counted:,}/{counts.runs:,} runs\u2026", "$text-muted")]
-            if self.count_errors:
-                parts += ["  \u00b7  ", (f"{len(self.count_errors)} runs could not be parsed", "$text-error")]
-        parts += self.filter_status()
-        parts += self.reviewers_status_parts()
-        pending = self.labeller.labels.pending_count()
-        if pending:
-            parts += ["  \u00b7  ", (f"\u26a0 {pending} decision(s) not saved yet", "bold $text-error")]
-        if self.load_errors:
-            parts += ["  \u00b7  ", (f"\u26a0 {len(self.load_errors)} not loaded (E)", "bold $text-warning")]
-        parts += self.git_status_parts()
-        bar.update(Content.assemble(*parts), layout=False)
+            self.follow(message.move, message.kind)
+
+    def on_view_ready(self, message: m.ViewReady) -> None:
+        """Take a view if it is still wanted; every pane draws it in one paint."""
+        view = self.session.take_view(message.view)
+        if view is None:
+            return
+        with self.batch_update():
+            self.review_screen.show(message.rendered, view, self.symbols)
+            self.refresh_status()
+        self.first_screen()
+        target = self.session.prefetch_target()
+        if target is not None:
+            self.start("prefetch", w.view, self.session, target, self.highlight, self.review_screen.caps, True)
+
+    def on_coloured(self, message: m.Coloured) -> None:
+        """The shown file's colours arrived."""
+        shown = self.session.shown
+        if shown is not None and message.rendered.view.selection == shown.selection:
+            self.review_screen.coloured(message.rendered.code)
+
+    def on_evidence_ready(self, message: m.EvidenceReady) -> None:
+        """A failure's evidence, shown if it is still current."""
+        if message.failure_id == self.session.selection.failure_id:
+            self.review_screen.show_evidence(message.failure_id, message.evidence, message.error)
+
+    def on_list_built(self, message: m.ListBuilt) -> None:
+        """A big list's rows."""
+        if self.session.folder.listing.take(message.generation, message.rows, message.order):
+            self.session.totals.changed()
+            self.review_screen.list_rebuilt()
+            self.refresh_status()
+
+    def on_tallied(self, message: m.Tallied) -> None:
+        """A big list's totals."""
+        if self.session.totals.take(message.order, message.tally, self.session):
+            self.refresh_status()
+
+    def on_stale_checked(self, message: m.StaleChecked) -> None:
+        """Labels found stale (or fresh again)."""
+        self.report(self.session.decisions.take_stale(message.stale))
+
+    def on_reviewers_read(self, message: m.ReviewersRead) -> None:
+        """Everyone's labels."""
+        self.report(self.session.take_reviewers(message.snapshot))
+
+    def on_repo_read(self, message: m.RepoRead) -> None:
+        """The repository line, or why git is off."""
+        self.report(self.session.git.read(message.info, message.unsafe, message.error))
+
+    def on_provenance_read(self, message: m.ProvenanceRead) -> None:
+        """Each run's last commit: the shown run's goes on the Brief pane's border."""
+        self.session.git.provenance = message.provenance
+        self.read_view()
+
+    def on_committed(self, message: m.Committed) -> None:
+        """Say what was committed."""
+        self.report(self.session.git.committed(message.result, message.error, message.unsafe))
+
+    def on_folder_changed(self, message: m.FolderChanged) -> None:
+        """Runs added, changed or removed on disk: merge without moving the reviewer's place."""
+        self.report(self.session.folder.take_changes(message.changes, message.runs, message.errors,
+                                                     self.session.selection.run_key))
+
+    def on_said(self, message: m.Said) -> None:
+        """A worker's message."""
+        self.tell(Notice(one_line(message.message, 400), message.title, message.severity, 15))
+
+    def watch_labels(self) -> None:
+        """Retry unsaved decisions; take in outside changes to this reviewer's labels files."""
+        self.report(self.session.decisions.retry().then(self.session.decisions.resync()))
+
+    def poll_folder(self) -> None:
+        """Look at the folder again (by stat: cheap thanks to the index cache)."""
+        busy = any(x.group == "live" and x.state in (WorkerState.PENDING, WorkerState.RUNNING) for x in self.workers)
+        if self.session.folder.scanned and not busy:
+            save = time.monotonic() - self.last_index_save > INDEX_SAVE_SECONDS
+            self.last_index_save = time.monotonic() if save else self.last_index_save
+            self.start("live", w.refresh, self.session.store, save)
+
+    def watch_theme(self, old: str, new: str) -> None:
+        """A new theme: render the view again (code colours, verdict symbols); save the choice."""
+        screen = getattr(self, "review_screen", None)
+        if screen is None:
+            return  # the start: the screen is made with the theme chosen
+        screen.symbols = self.symbols
+        if old != new and screen.is_mounted:
+            self.read_view()
+            self.review_screen.relabelled(self.session.shown, self.symbols)
+            if new != self.saved_theme:
+                self.saved_theme = new
+                self.start("settings", w.theme_saved, new, self.theme_lock)
+
+    # ---- what keys asked for, and the app's own keys -----------------------------------------
+
+    @on(Acted)
+    def acted(self, message: Acted) -> None:
+        """A key on the review screen acted on the session."""
+        self.report(message.outcome, message.kind, message.step)
 
     @on(StatusBar.ErrorsClicked)
-    def errors_clicked(self) -> None:
-        """The load-error count was clicked."""
-        self.action_show_errors()
+    def action_show_errors(self) -> None:
+        """``E``: list what did not load."""
+        if self.screen is self.review_screen:
+            self.push_screen(ErrorsScreen(self.session.folder.load_errors))
 
-    @on(RunNavigator.RunChosen)
-    def run_chosen(self, message: RunNavigator.RunChosen) -> None:
-        """A run was picked in the list."""
-        if message.run_key != self.selection.run_key:
-            self.open_run(message.run_key)
+    def action_copy_failure(self) -> None:
+        """``y``: copy the current failure's id and message."""
+        failure = self.session.current_failure()
+        if failure is None:
+            self.notify("No failure selected.", markup=False)
+            return
+        self.copy_to_clipboard(f"{failure.id}\n{clean(failure.check.message).text}")
+        self.notify(f"Copied {one_line(failure.id, 160)}", markup=False)
 
-    @on(RunNavigator.Rebuilt)
-    def list_rebuilt(self) -> None:
-        """Filter or search changed the list: the position counts change."""
-        self.totals_changed()
-        self.refresh_status()
+    def action_help(self) -> None:
+        """``?``."""
+        if self.screen is self.review_screen:
+            self.push_screen(HelpScreen())
 
-    def select_failure(self, failure_id: str) -> None:
-        """Make a failure of the current run current (a click in the check list)."""
-        self.go_to(Target(self.selection.run_key, failure_id))
+    def action_clusters(self) -> None:
+        """``C``: the clusters screen."""
+        if self.screen is self.review_screen:
+            self.push_screen(ClustersScreen(self.session))
+
+    def action_stats(self) -> None:
+        """``S``: the statistics screen."""
+        if self.screen is self.review_screen:
+            self.push_screen(StatsScreen(self.session.analyses.stats))
+
+    def action_commit_labels(self) -> None:
+        """``ctrl+g``: commit this reviewer's label files, and nothing else."""
+        refusal = self.session.may_commit()
+        if refusal is not None:
+            self.report(refusal)
+            return
+        self.start("git-commit", w.commit, Path(self.session.store.root), self.session.reviewer,
+                   sorted(self.session.git.adjudicated))
+
+    def action_label_history(self) -> None:
+        """``H``: the current failure's label history from git."""
+        fid = self.session.selection.failure_id
+        refusal = self.session.git.unavailable("History") if fid else tell("No failure selected.", bell=True)
+        if refusal is not None:
+            self.report(refusal)
+        elif self.screen is self.review_screen:
+            self.push_screen(HistoryScreen(fid, self.session.analyses.history, self.symbols))
+
+    def action_dismiss_warning(self) -> None:
+        """``ctrl+w``: hide the warning bar."""
+        for bar in self.review_screen.query(WarningBar):
+            bar.remove()
+        self.call_after_refresh(self.refresh_bindings)
+
+    @on(WarningBar.Dismissed)
+    def warning_bar_clicked(self) -> None:
+        """The bar was clicked."""
+        self.action_dismiss_warning()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The dismiss key only acts (and shows in the footer) while the warning bar is up."""
+        if action == "dismiss_warning":
+            return bool(self.review_screen.is_mounted and self.review_screen.query(WarningBar))
+        return super().check_action(action, parameters)

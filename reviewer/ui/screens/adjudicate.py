@@ -7,6 +7,8 @@ other people: they enter the dialog as plain content only.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -15,15 +17,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from reviewer.model.label import Label, Verdict
-from reviewer.ui.render import one_line
-from reviewer.ui.widgets.grader import verdict_badge
+from reviewer.model.sanitize import one_line
+from reviewer.ui.render.badges import verdict_badge
 
 CLEAR = "clear"
 Choice = tuple[Verdict | None, str]
 """What the dialog returns: the verdict (None clears the adjudication) and the note."""
 
 
-def label_line(lab: Label, who: str | None = None, symbols: dict[str, str] | None = None) -> Content:
+def label_line(lab: Label, who: str | None = None, symbols: Mapping[str, str] | None = None) -> Content:
     """``bob  ▲ capability — note`` (``symbols``: the theme's verdict symbols)."""
     parts: list[Content | tuple[str, str] | str] = [
         (f"{one_line(who if who is not None else lab.reviewer, 20):<20}", "bold"), " ",
@@ -43,7 +45,7 @@ class AdjudicateScreen(ModalScreen[Choice | None]):
     ]
 
     def __init__(self, failure: str, labels: tuple[Label, ...], final: Label | None,
-                 symbols: dict[str, str] | None = None) -> None:
+                 symbols: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.failure = failure
         self.labels = labels

@@ -11,7 +11,7 @@ from textual.widgets import Button, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
 from reviewer.model.sanitize import clean
-from reviewer.ui.render import one_line
+from reviewer.model.sanitize import one_line
 
 
 class NoteScreen(ModalScreen[str | None]):

@@ -9,7 +9,6 @@ Clusters are found in a worker; every recorded string enters the table as ``Text
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on, work
@@ -22,15 +21,13 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from reviewer.analysis.bars import bar
-from reviewer.analysis.clusters import Cluster, ClusterPlan, find_clusters, plan_cluster_label
-from reviewer.analysis.facts import collect
+from reviewer.analysis.clusters import Cluster, ClusterPlan
+from reviewer.review.session import ReviewSession
+from reviewer.ui.acted import Acted
 from reviewer.model.label import Verdict
 from reviewer.ui.bindings import CLUSTER_BINDINGS
-from reviewer.ui.render import one_line
+from reviewer.model.sanitize import one_line
 from reviewer.ui.screens.confirm import ConfirmScreen
-
-if TYPE_CHECKING:
-    from reviewer.ui.app import ReviewApp
 
 COLUMNS = ("spread", "task", "models", "failures", "labelled", "by", "check or message")
 KEYS_LINE = ("[b]enter[/b] walk only this cluster with j/k  [b]s[/b] / [b]c[/b] label it all specification / capability"
@@ -67,17 +64,14 @@ class ClustersScreen(ModalScreen[None]):
             self.clusters = clusters
             self.error = error
 
-    def __init__(self) -> None:
+    def __init__(self, session: ReviewSession) -> None:
         super().__init__()
+        self.session = session
+        self.analyses = session.analyses
         self.clusters: tuple[Cluster, ...] = ()
         """The clusters listed, in table order."""
         self.wanted = ""
         """The cluster ident to put the cursor on once the table is filled."""
-
-    @property
-    def review(self) -> "ReviewApp":
-        """The app, typed."""
-        return cast("ReviewApp", self.app)
 
     @property
     def table(self) -> DataTable[Text]:
@@ -95,7 +89,7 @@ class ClustersScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         """Columns, then find the clusters."""
         self.table.add_columns(*COLUMNS)
-        current = self.review.cluster_filter
+        current = self.session.walking.cluster
         self.wanted = current.ident if current is not None else ""
         self.table.focus()
         self.find()
@@ -104,7 +98,7 @@ class ClustersScreen(ModalScreen[None]):
     def find(self) -> None:
         """Gather the folder's failures and final verdicts and cluster them (worker thread)."""
         try:
-            clusters = find_clusters(collect(self.review.store))
+            clusters = self.analyses.clusters()
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a crash
             clusters, error = (), f"{type(exc).__name__}: {exc}"
         else:
@@ -136,11 +130,16 @@ class ClustersScreen(ModalScreen[None]):
         else:
             n = len(self.clusters)
             text = Content(f"{n} cluster{'s' if n != 1 else ''} \u00b7 a check failing for most models is evidence about the check")
-        current = self.review.cluster_filter
+        current = self.session.walking.cluster
         if current is not None:
             text = Content.assemble(text, ("  \u00b7  walking: ", "$text-muted"),
                                     (f"{one_line(current.task, 40)} \u00b7 {one_line(current.key, 60)}", "bold $text-accent"))
         self.query_one("#clusters-note", Static).update(text)
+
+    def walk(self, cluster: Cluster | None) -> None:
+        """Make j/k walk a cluster (None: every failure)."""
+        session = self.session
+        self.app.post_message(Acted(session.walking.follow_cluster(cluster, session.place(), session.selection)))
 
     def current(self) -> Cluster | None:
         """The cluster under the cursor."""
@@ -161,14 +160,14 @@ class ClustersScreen(ModalScreen[None]):
             self.app.bell()
             return
         self.dismiss()
-        self.review.set_cluster_filter(cluster)
+        self.walk(cluster)
 
     def action_clear_filter(self) -> None:
         """Walk every failure again."""
-        if self.review.cluster_filter is None:
+        if self.session.walking.cluster is None:
             self.app.notify("j/k already walk every failure.", markup=False)
             return
-        self.review.set_cluster_filter(None)
+        self.walk(None)
         self.draw_note()
 
     def action_cursor(self, step: int) -> None:
@@ -189,7 +188,7 @@ class ClustersScreen(ModalScreen[None]):
     def plan(self, cluster: Cluster, verdict: Verdict) -> None:
         """Work out what labelling the cluster would change (worker thread: reads the evidence)."""
         try:
-            planned = plan_cluster_label(self.review.labeller, cluster.failure_ids, verdict)
+            planned = self.analyses.plan(cluster, verdict)
         except Exception as exc:  # noqa: BLE001 - reported, never a crash
             self.app.call_from_thread(self.app.notify, one_line(f"{type(exc).__name__}: {exc}", 300),
                                       title="Cluster", severity="error", markup=False)
@@ -204,13 +203,16 @@ class ClustersScreen(ModalScreen[None]):
             return
 
         def answered(yes: bool | None) -> None:
-            if yes and self.review.label_cluster(planned):
-                self.find()
+            if yes:
+                outcome = self.session.label_cluster(planned)
+                self.app.post_message(Acted(outcome))
+                if not any(n.severity == "error" for n in outcome.notices):
+                    self.find()
 
         title = f"Label the cluster: {one_line(cluster.task, 40)} \u00b7 {one_line(cluster.key, 60)}"
         self.app.push_screen(ConfirmScreen(title, planned.message()), answered)
 
     def action_undo(self) -> None:
         """``u``: undo the last labelling change (a cluster label is one change), then recount."""
-        self.review.action_undo()
+        self.app.post_message(Acted(self.session.undo()))
         self.find()

@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 
 from reviewer.model import LoadError
-from reviewer.ui.render import one_line
+from reviewer.model.sanitize import one_line
 from reviewer.ui.screens.help import CLOSE
 from reviewer.ui.widgets.text_view import TextView
 

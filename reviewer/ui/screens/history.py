@@ -8,7 +8,7 @@ plain content, never as markup.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Callable, Mapping
 
 from textual import work
 from textual.app import ComposeResult
@@ -19,12 +19,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.worker import get_current_worker
 
-from reviewer.model import split_failure_id
-from reviewer.store.githistory import HistoryEntry, label_history
-from reviewer.store.gitrepo import GitUnsafe
-from reviewer.ui.render import one_line
-from reviewer.ui.theming import verdict_symbols
-from reviewer.ui.widgets.grader import verdict_badge
+from reviewer.model.sanitize import one_line
+from reviewer.review.analyses import HistoryEntry, Unavailable
+from reviewer.ui.render.badges import verdict_badge
 from reviewer.ui.widgets.text_view import TextView
 
 CLOSE: list[BindingType] = [
@@ -39,7 +36,7 @@ def when(date: str) -> str:
     return one_line(date, 40).replace("T", " ")[:16]
 
 
-def entry_line(entry: HistoryEntry, symbols: dict[str, str] | None = None) -> Content:
+def entry_line(entry: HistoryEntry, symbols: Mapping[str, str] | None = None) -> Content:
     """One change: commit, date, author, whose labels, verdict (or removed), note."""
     verdict = verdict_badge(entry.verdict.value, symbols) if entry.verdict else ("\u2715 removed", "$text-error")
     parts: list[Content | tuple[str, str] | str] = [
@@ -52,7 +49,7 @@ def entry_line(entry: HistoryEntry, symbols: dict[str, str] | None = None) -> Co
     return Content.assemble(*parts)
 
 
-def history_lines(entries: list[HistoryEntry], symbols: dict[str, str] | None = None) -> list[Content]:
+def history_lines(entries: list[HistoryEntry], symbols: Mapping[str, str] | None = None) -> list[Content]:
     """The whole list, newest first, with a heading; a sentence when it is empty."""
     if not entries:
         return [Content.styled("No committed change to this label yet (labels not committed do not show here).",
@@ -66,9 +63,10 @@ class HistoryScreen(ModalScreen[None]):
 
     BINDINGS = CLOSE
 
-    def __init__(self, root: Path, failure_id: str) -> None:
+    def __init__(self, failure_id: str, read: Callable[[str], list[HistoryEntry]], symbols: Mapping[str, str]) -> None:
         super().__init__()
-        self.root = root
+        self.read = read
+        self.symbols = symbols
         self.failure_id = failure_id
         self.entries: list[HistoryEntry] | None = None
         """The history once loaded (None while loading or after an error)."""
@@ -91,14 +89,9 @@ class HistoryScreen(ModalScreen[None]):
     def load(self) -> None:
         """Read the failure's label history from git (worker thread)."""
         try:
-            session, run, check = split_failure_id(self.failure_id)
-            entries = label_history(self.root, session, run, check)
-        except GitUnsafe as exc:
-            message = f"git refuses this repository (dubious ownership). If you trust it, run: {exc.command}"
-            self.app.call_from_thread(self.failed, message)
-            return
-        except Exception as exc:  # shown in the box; the app goes on
-            self.app.call_from_thread(self.failed, f"cannot read the history: {exc}")
+            entries = self.read(self.failure_id)
+        except Unavailable as exc:
+            self.app.call_from_thread(self.failed, str(exc))
             return
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.loaded, entries)
@@ -106,7 +99,7 @@ class HistoryScreen(ModalScreen[None]):
     def loaded(self, entries: list[HistoryEntry]) -> None:
         """Show the history (unless the screen was closed meanwhile)."""
         self.entries = entries
-        self.show(history_lines(entries, verdict_symbols(self.app)))
+        self.show(history_lines(entries, self.symbols))
 
     def failed(self, message: str) -> None:
         """Say why there is no history."""

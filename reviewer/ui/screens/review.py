@@ -1,24 +1,48 @@
-"""The review screen: run list, four panes (a 2x2 grid when wide, tabs when narrow), status, footer."""
+"""The review screen: run list, the panes (a 2x2 grid when wide, tabs when narrow), status, footer.
+
+It draws what it is handed (:meth:`ReviewScreen.show`: one rendered view into every pane, inside
+the app's ``batch_update``) and holds the keys that act on what it shows: moving, labelling,
+focus, find, show more. A key calls the session and posts the :class:`Acted` outcome; the app
+says, starts and redraws what the outcome asks for. The screen never imports the app.
+"""
 
 from __future__ import annotations
 
-from textual import events, on
+from typing import Mapping
+
 from textual.app import ComposeResult
-from textual.containers import Container, Horizontal, Vertical
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from reviewer.ui.widgets.brief import BriefPane
-from reviewer.ui.widgets.chrome import PANE_IDS, FindBar, NavigatorPanel, PaneTabs, StatusBar
-from reviewer.ui.widgets.code import CodePane
+from reviewer.analysis.evidence import Evidence
+from reviewer.model.label import Verdict
+from reviewer.review.outcome import Outcome, Work, doing, tell
+from reviewer.review.session import ReviewSession
+from reviewer.review.view import FailureView
+from reviewer.ui.acted import Acted
+from reviewer.ui.screens.adjudicate import AdjudicateScreen, Choice
+from reviewer.ui.screens.annotate import NoteScreen, TagsScreen
+from reviewer.ui.render.lines import LINE_CAP
+from reviewer.ui.render.panes import Part, Rendered
+from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
+from reviewer.ui.widgets.code import CodePane, FileBar
 from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.keybar import KeyBar
+from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.pane import Pane
+from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.transcript import TranscriptPane
+from reviewer.ui.widgets.warning_bar import BarWarning, WarningBar
+from reviewer.ui.widgets.workspace import Workspace, pane_of
 
 WIDE = 160
 """Columns from which all four panes are shown at once."""
+MOVED = doing(Work.SELECTION)
+STAYED = tell("", bell=True)
 
 
 class ReviewScreen(Screen[None]):
@@ -27,121 +51,275 @@ class ReviewScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
     AUTO_FOCUS = None
 
-    def __init__(self) -> None:
+    class Ready(Message):
+        """The screen is composed and mounted."""
+
+    def __init__(self, session: ReviewSession) -> None:
         super().__init__(id="review")
-        self.active_pane = "code"
-        """The pane shown when the screen is narrow (the one with focus)."""
+        self.session = session
+        folder = session.folder
+        self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
+        self.code_cap = LINE_CAP
+        self.output_cap = LINE_CAP
+        self.symbols: Mapping[str, str] = {}
+        """The theme's verdict symbols (the app keeps them current)."""
 
     def compose(self) -> ComposeResult:
         """Run list beside the panes; find bar, status line and footer below."""
         with Horizontal(id="main"):
-            yield NavigatorPanel()
-            with Vertical(id="workspace"):
-                yield PaneTabs()
-                with Container(id="panes"):
-                    yield BriefPane()
-                    yield CodePane()
-                    yield GraderPane()
-                    yield TranscriptPane()
-                yield EvidencePanel()
-        yield FindBar(id="find")
+            yield NavigatorPanel(self.run_list)
+            yield Workspace()
+        yield FindBar()
         yield StatusBar()
         yield KeyBar()
 
     def on_mount(self) -> None:
-        """Start on the Code pane with the run list focused."""
+        """The run list has focus; the find bar waits for ctrl+f."""
         self.query_one(FindBar).display = False
-        self.activate(self.active_pane)
-        self.call_after_refresh(self.query_one(NavigatorPanel).navigator.focus)
-        self.app.screen_ready()  # type: ignore[attr-defined]
+        self.call_after_refresh(self.run_list.focus)
+        self.post_message(self.Ready())
 
     @property
-    def narrow(self) -> bool:
-        """True when the panes are tabs."""
-        return self.size.width < WIDE
+    def workspace(self) -> Workspace:
+        """The panes' area."""
+        return self.query_one(Workspace)
 
-    def pane(self, pane_id: str) -> Pane:
-        """A pane by id."""
-        return self.query_one(f"#{pane_id}", Pane)
+    @property
+    def caps(self) -> tuple[int, int]:
+        """The per-line caps of the Code and Grader panes (``e`` raises them)."""
+        return self.code_cap, self.output_cap
 
-    def activate(self, pane_id: str) -> None:
-        """Make a pane the visible tab (narrow screens) and the active one."""
-        self.active_pane = pane_id
-        for other in PANE_IDS:
-            self.pane(other).set_class(other == pane_id, "-active")
-        tabs = self.query_one(PaneTabs)
-        if tabs.active != f"tab-{pane_id}":
-            tabs.active = f"tab-{pane_id}"
+    def act(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
+        """Hand an outcome to the app."""
+        self.post_message(Acted(outcome, kind, step))
 
-    @on(PaneTabs.Picked)
-    def tab_clicked(self, event: PaneTabs.Picked) -> None:
-        """A tab was clicked: show that pane and focus it."""
-        self.focus_widget(self.pane(event.pane_id).focus_target())
+    # ---- drawing -----------------------------------------------------------------------------
 
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """The tab follows focus."""
-        pane = self.pane_of(event.widget)
-        if pane is not None and pane.id != self.active_pane:
-            self.activate(pane.id or "code")
+    def show(self, rendered: Rendered, view: FailureView, symbols: Mapping[str, str]) -> None:
+        """Every pane from one rendered view (``view``: the same view as the session took it)."""
+        self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
+        self.run_list.show_run(view.selection.run_key)
 
-    def pane_of(self, widget: Widget | None) -> Pane | None:
-        """The pane a widget sits in, or None."""
-        node = widget
-        while node is not None and node is not self:
-            if isinstance(node, Pane):
-                return node
-            node = node.parent  # type: ignore[assignment]
-        return None
+    def coloured(self, code: Part) -> None:
+        """The shown file's syntax colours."""
+        self.query_one(CodePane).show_part(code)
 
-    def stops(self) -> list[Widget]:
-        """The widgets tab moves between, in order: the run list, then each pane's views."""
-        out: list[Widget] = []
-        nav = self.query_one(NavigatorPanel)
-        if nav.display:
-            out.append(nav.navigator)
-        for pane_id in PANE_IDS:
-            pane = self.pane(pane_id)
-            out.append(pane.focus_target())
-            if pane_id == "grader":
-                out.append(self.query_one("#output"))
-        return out
+    def evidence_wanted(self, failure_id: str, known: Evidence | None) -> bool:
+        """Show a failure's evidence when it is known; True when it must be computed."""
+        panel = self.query_one(EvidencePanel)
+        if failure_id == panel.failure_id:
+            return False
+        if known is not None:
+            panel.show(failure_id, known)
+            return False
+        panel.waiting(failure_id)
+        return bool(failure_id)
+
+    def show_evidence(self, failure_id: str, evidence: Evidence | None, error: str) -> None:
+        """A failure's evidence (or why it could not be computed)."""
+        self.query_one(EvidencePanel).show(failure_id, evidence, error)
+
+    def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
+        """Labels changed: the check list (from the view as it is now) and the run list's counts."""
+        if view is not None and view.run is not None:
+            self.query_one(GraderPane).show_checks(view, symbols)
+        self.run_list.invalidate()
+
+    def counts_changed(self) -> None:
+        """Failure counts arrived: repaint the run list and its header."""
+        self.run_list.invalidate()
+        self.query_one(NavigatorPanel).draw_header()
+
+    def list_rebuilt(self) -> None:
+        """The run list's rows changed."""
+        self.run_list.rebuilt()
+        self.query_one(NavigatorPanel).draw_header()
+
+    def status(self, content: Content, errors: int) -> None:
+        """Redraw the status line."""
+        bar = self.query_one(StatusBar)
+        bar.errors = errors
+        bar.update(content, layout=False)
+
+    def warn(self, warnings: list[BarWarning], dismiss_keys: str) -> None:
+        """Show the warning bar at the top."""
+        self.mount(WarningBar(warnings, dismiss_keys), before=self.query_one("#main"))
+
+    # ---- keys that act on the session ----------------------------------------------------------
+
+    def action_next_failure(self) -> None:
+        """``j``."""
+        self.act(Outcome(move=self.session.step(1)), "step", 1)
+
+    def action_prev_failure(self) -> None:
+        """``k``."""
+        self.act(Outcome(move=self.session.step(-1)), "step", -1)
+
+    def action_next_run(self) -> None:
+        """``J``."""
+        self.act(Outcome(move=self.session.step_run(1)), "open")
+
+    def action_prev_run(self) -> None:
+        """``K``."""
+        self.act(Outcome(move=self.session.step_run(-1)), "open")
+
+    def action_transcript_forward(self) -> None:
+        """``l``."""
+        self.act(MOVED if self.session.step_turn(1) else STAYED)
+
+    def action_transcript_back(self) -> None:
+        """``h``."""
+        self.act(MOVED if self.session.step_turn(-1) else STAYED)
+
+    def action_next_attempt(self) -> None:
+        """``]``."""
+        self.act(MOVED if self.session.step_attempt(1) else STAYED)
+
+    def action_prev_attempt(self) -> None:
+        """``[``."""
+        self.act(MOVED if self.session.step_attempt(-1) else STAYED)
+
+    def action_next_file(self) -> None:
+        """``f``."""
+        self.act(MOVED if self.session.next_file() else STAYED)
+
+    def action_toggle_diff(self) -> None:
+        """``d``."""
+        self.act(MOVED if self.session.toggle_diff() else STAYED)
+
+    def action_cycle_filter(self) -> None:
+        """``F``: failing, unlabelled, deferred, all runs."""
+        listing = self.session.folder.listing
+        listing.filter = listing.filter.next()
+        self.act(tell(f"Showing {listing.filter.value} runs", timeout=2).then(doing(Work.LIST)))
+
+    def action_label_specification(self) -> None:
+        """``s``: the checker demanded something the brief never stated."""
+        self.act(self.session.label(Verdict.SPECIFICATION, "Specification"), "unlabelled")
+
+    def action_label_capability(self) -> None:
+        """``c``: the model really got it wrong."""
+        self.act(self.session.label(Verdict.CAPABILITY, "Capability"), "unlabelled")
+
+    def action_defer(self) -> None:
+        """``space``: unsure; skip it for now."""
+        self.act(self.session.label(Verdict.DEFERRED, "Defer"), "unlabelled")
+
+    def action_clear_label(self) -> None:
+        """``x``."""
+        self.act(self.session.clear())
+
+    def action_undo(self) -> None:
+        """``u`` / ``ctrl+z``."""
+        self.act(self.session.undo())
+
+    def action_reveal_others(self) -> None:
+        """``r``: the other reviewers' verdicts on this failure."""
+        self.act(self.session.reveal())
+
+    def action_disagreements(self) -> None:
+        """``D``: step only through failures where reviewers disagree (or back to every failure)."""
+        self.act(self.session.toggle_disagreements())
+
+    def action_note(self) -> None:
+        """``n``: write the note kept with this failure."""
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(STAYED)
+            return
+        old = self.session.decisions.label(fid)
+        self.app.push_screen(NoteScreen(fid, old.note if old else ""),
+                             lambda note: None if note is None else self.act(self.session.note(fid, note)))
+
+    def action_tags(self) -> None:
+        """``t``: tag the failure with defect classes from the folder's vocabulary."""
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(STAYED)
+            return
+        old = self.session.decisions.label(fid)
+        self.app.push_screen(TagsScreen(fid, self.session.vocabulary, old.tags if old else ()),
+                             lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
+
+    def action_adjudicate(self) -> None:
+        """``A``: record the final verdict of the current failure."""
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(STAYED)
+            return
+        reviewers = self.session.reviewers
+        labs = reviewers.labels_of(fid, self.session.decisions.label(fid))
+
+        def done(choice: Choice | None) -> None:
+            if choice is not None:
+                self.act(self.session.adjudicate(fid, choice[0], choice[1]))
+        self.app.push_screen(AdjudicateScreen(fid, labs, reviewers.snapshot.finals.get(fid), self.symbols), done)
+
+    # ---- clicks ------------------------------------------------------------------------------------
+
+    def on_navigator_panel_searched(self, message: NavigatorPanel.Searched) -> None:
+        """The run search changed."""
+        if message.text != self.session.folder.listing.search:
+            self.session.folder.listing.search = message.text
+            self.act(doing(Work.LIST))
+
+    def on_run_navigator_group_toggled(self, message: RunNavigator.GroupToggled) -> None:
+        """A group of the run list was folded or unfolded."""
+        self.session.folder.listing.toggle(message.key)
+        self.act(doing(Work.LIST))
+
+    def on_run_navigator_run_chosen(self, message: RunNavigator.RunChosen) -> None:
+        """A run was picked in the list."""
+        if message.run_key != self.session.selection.run_key:
+            self.act(Outcome(move=self.session.open_run(message.run_key)), "open")
+
+    def on_file_bar_picked(self, message: FileBar.Picked) -> None:
+        """A file name was clicked."""
+        self.act(MOVED if self.session.pick_file(message.path) else STAYED)
+
+    def on_grader_pane_check_picked(self, message: GraderPane.CheckPicked) -> None:
+        """A check was clicked: a failing one becomes current, another is found in the output."""
+        move = self.session.pick_check(message.grader, message.key, message.failing)
+        self.act(MOVED if move is None else Outcome(move=move))
+
+    def on_transcript_pane_turn_picked(self, message: TranscriptPane.TurnPicked) -> None:
+        """A transcript line was clicked."""
+        self.act(MOVED if self.session.pick_turn(message.turn) else STAYED)
+
+    # ---- pane keys ---------------------------------------------------------------------------------
+
+    def focused_pane(self) -> Pane | None:
+        """The pane holding focus."""
+        return pane_of(self.focused)
 
     def focus_step(self, step: int) -> None:
-        """Move focus to the next (+1) or previous (-1) stop, showing its pane."""
-        stops = self.stops()
-        focused = self.focused
-        index = -1
-        for i, stop in enumerate(stops):
-            node = focused
-            while node is not None:
-                if node is stop:
-                    index = i
-                    break
-                node = node.parent  # type: ignore[assignment]
-            if index >= 0:
-                break
+        """Move focus to the next (+1) or previous (-1) stop: the run list, then each pane's views."""
+        nav = [self.run_list] if self.query_one(NavigatorPanel).display else []
+        stops: list[Widget] = [*nav, *self.workspace.stops()]
+        index = next((i for i, stop in enumerate(stops) if self.focused is not None and
+                      (self.focused is stop or stop in self.focused.ancestors)), -1)
         target = stops[(index + step) % len(stops)] if index >= 0 or step > 0 else stops[-1]
         if self.maximized is not None:
             self.minimize()
         self.focus_widget(target)
 
     def focus_widget(self, target: Widget) -> None:
-        """Focus a widget, showing its pane first on narrow screens.
-
-        Focus moves before the old pane is hidden, so Textual never has to find a new home
-        for focus on a widget that just disappeared.
-        """
+        """Focus a widget, showing its pane first on narrow screens (focus moves before the old pane hides)."""
         self.set_focus(target, scroll_visible=False)
-        pane = self.pane_of(target)
+        pane = pane_of(target)
         if pane is not None:
-            self.activate(pane.id or "code")
+            self.workspace.activate(pane.id or "code")
 
-    def focused_pane(self) -> Pane | None:
-        """The pane holding focus, else the active one when the run list has focus."""
-        return self.pane_of(self.focused)
+    def action_focus_next_pane(self) -> None:
+        """``tab``."""
+        self.focus_step(1)
 
-    def toggle_maximise(self) -> None:
-        """Maximise the focused pane (or the run list), or restore."""
+    def action_focus_prev_pane(self) -> None:
+        """``shift+tab``."""
+        self.focus_step(-1)
+
+    def action_maximise(self) -> None:
+        """``m``: maximise the focused pane (or the run list), or restore."""
         if self.maximized is not None:
             self.minimize()
             return
@@ -151,9 +329,46 @@ class ReviewScreen(Screen[None]):
         if pane is not None:
             self.maximize(pane, container=False)
 
-    def toggle_navigator(self) -> None:
-        """Show or hide the run list."""
+    def action_toggle_navigator(self) -> None:
+        """``ctrl+b``: show or hide the run list."""
         nav = self.query_one(NavigatorPanel)
         nav.display = not nav.display
-        if not nav.display and self.pane_of(self.focused) is None:
-            self.focus_widget(self.pane(self.active_pane).focus_target())
+        if not nav.display and self.focused_pane() is None:
+            self.focus_widget(self.workspace.pane(self.workspace.active_pane).focus_target())
+
+    def action_toggle_evidence(self) -> None:
+        """``v``: hide or show the Evidence strip."""
+        panel = self.query_one(EvidencePanel)
+        panel.display = not panel.display
+
+    def action_search_runs(self) -> None:
+        """``/``."""
+        panel = self.query_one(NavigatorPanel)
+        panel.display = True
+        panel.open_search()
+
+    def action_show_more(self) -> None:
+        """``e``: show ten times more of lines cut at the length limit."""
+        pane = self.focused_pane()
+        if not isinstance(pane, (CodePane, GraderPane)):
+            self.act(tell("Focus the Code or Grader pane to show more of long lines."))
+            return
+        if isinstance(pane, CodePane):
+            self.code_cap *= 10
+        else:
+            self.output_cap *= 10
+        self.act(tell("Showing ten times more of each long line.", timeout=2).then(MOVED))
+
+    def action_find_in_pane(self) -> None:
+        """``ctrl+f``: find in the focused text view, else the active pane's main view."""
+        focused = self.focused
+        pane = pane_of(focused) or self.workspace.pane(self.workspace.active_pane)
+        if isinstance(focused, TextView) and pane_of(focused) is not None:
+            view: TextView | None = focused
+        else:
+            views = list(pane.query("#output").results(TextView)) if pane.id == "grader" else list(pane.query(TextView))
+            view = views[0] if views else None
+        if view is None:
+            self.act(tell("Find works in the Brief, Code, Grader and Transcript panes."))
+            return
+        self.query_one(FindBar).open(view, pane.TITLE)

@@ -9,7 +9,7 @@ verdicts on disk), with the bars coloured. Escape closes.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
+from typing import Callable
 
 from textual import work
 from textual.app import ComposeResult
@@ -19,14 +19,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.worker import get_current_worker
 
-from reviewer.analysis.facts import collect
-from reviewer.analysis.stats import compute_stats, render_stats
 from reviewer.ui.bindings import STATS_BINDINGS
-from reviewer.ui.render import one_line
+from reviewer.model.sanitize import one_line
 from reviewer.ui.widgets.text_view import TextView
-
-if TYPE_CHECKING:
-    from reviewer.ui.app import ReviewApp
 
 SPEC_BAR = re.compile(r"[█▏▎▍▌▋▊▉]+")
 CAP_BAR = re.compile(r"░+")
@@ -64,10 +59,10 @@ class StatsScreen(ModalScreen[None]):
             self.text = text
             self.error = error
 
-    @property
-    def review(self) -> "ReviewApp":
-        """The app, typed."""
-        return cast("ReviewApp", self.app)
+    def __init__(self, read: Callable[[int], str]) -> None:
+        super().__init__()
+        self.read = read
+        """Renders the statistics at a width (worker thread)."""
 
     def compose(self) -> ComposeResult:
         """A titled box with a scrolling text view."""
@@ -92,7 +87,7 @@ class StatsScreen(ModalScreen[None]):
     def compute(self, width: int) -> None:
         """Gather the failures and verdicts and render the statistics (worker thread)."""
         try:
-            text = render_stats(compute_stats(collect(self.review.store)), width)
+            text = self.read(width)
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a crash
             text, error = "", f"{type(exc).__name__}: {exc}"
         else:

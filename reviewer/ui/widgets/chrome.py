@@ -7,11 +7,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Input, Static, Tab, Tabs
 
 from reviewer.ui.bindings import FIND_BINDINGS, SEARCH_BINDINGS
-from reviewer.ui.state import RunFilter
+from reviewer.model.sanitize import one_line
 from reviewer.ui.widgets.navigator import RunNavigator
+from reviewer.ui.widgets.text_view import TextView
 
 PANE_IDS = ("brief", "code", "grader", "transcript")
 PANE_TITLES = {"brief": "Brief", "code": "Code", "grader": "Grader", "transcript": "Transcript"}
@@ -26,7 +28,7 @@ class SearchInput(Input):
         """Clear the search and go back to the list."""
         self.value = ""
         panel = self.query_ancestor(NavigatorPanel)
-        panel.apply_search("")
+        panel.post_message(NavigatorPanel.Searched(""))
         self.display = False
         panel.navigator.focus()
 
@@ -34,16 +36,24 @@ class SearchInput(Input):
 class NavigatorPanel(Vertical):
     """The run list with its filter line and search box."""
 
-    def __init__(self, id: str = "nav") -> None:
+    class Searched(Message):
+        """The search text changed (debounced) or was submitted."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, navigator: RunNavigator, id: str = "nav") -> None:
         super().__init__(id=id)
         self.border_title = Content("Runs")
-        self._search_timer: object | None = None
+        self.list_widget = navigator
+        self._search_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         """Filter line, search box (hidden until ``/``), the list."""
         yield Static(Content(""), id="nav-header", markup=False)
-        yield SearchInput(placeholder="task, model or text", id="run-search")
-        yield RunNavigator(id="runs")
+        yield SearchInput(placeholder="words of a task, model or run", id="run-search")
+        yield self.list_widget
 
     def on_mount(self) -> None:
         """Hide the search box until asked for."""
@@ -53,7 +63,7 @@ class NavigatorPanel(Vertical):
     @property
     def navigator(self) -> RunNavigator:
         """The list."""
-        return self.query_one(RunNavigator)
+        return self.list_widget
 
     def open_search(self) -> None:
         """Show and focus the search box."""
@@ -66,37 +76,24 @@ class NavigatorPanel(Vertical):
         """Filter as the user types (debounced)."""
         value = event.value
         if self._search_timer is not None:
-            self._search_timer.stop()  # type: ignore[attr-defined]
-        self._search_timer = self.set_timer(0.15, lambda: self.apply_search(value))
+            self._search_timer.stop()
+        self._search_timer = self.set_timer(0.15, lambda: self.post_message(self.Searched(value)))
 
     @on(Input.Submitted, "#run-search")
     def search_submitted(self, event: Input.Submitted) -> None:
         """Enter: apply now and go to the list."""
-        self.apply_search(event.value)
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        self.post_message(self.Searched(event.value))
         self.navigator.focus()
-
-    def apply_search(self, value: str) -> None:
-        """Filter the list by a search text."""
-        nav = self.navigator
-        wanted = value.strip().lower()
-        if wanted != nav.search:
-            nav.search = wanted
-            nav.rebuild()
-        self.draw_header()
-
-    def set_filter(self, value: RunFilter) -> None:
-        """Change which runs are listed."""
-        self.navigator.filter = value
-        self.navigator.rebuild()
-        self.draw_header()
 
     def draw_header(self) -> None:
         """``all · 4 runs`` plus the search."""
-        nav = self.navigator
-        parts: list[Content | tuple[str, str] | str] = [(nav.filter.value, "bold $text-accent"),
-                                                         f" \u00b7 {len(nav.order):,} runs"]
-        if nav.search:
-            parts += ["  ", (f"/{nav.search}", "$text-warning")]
+        listing = self.navigator.listing
+        parts: list[Content | tuple[str, str] | str] = [(listing.filter.value, "bold $text-accent"),
+                                                         f" \u00b7 {len(listing.order):,} runs"]
+        if listing.search.strip():
+            parts += ["  ", (f"/{one_line(listing.search.strip(), 40)}", "$text-warning")]
         self.query_one("#nav-header", Static).update(Content.assemble(*parts), layout=False)
 
 
@@ -125,25 +122,19 @@ class FindInput(Input):
 
     def action_find_step(self, step: int) -> None:
         """Jump to another match."""
-        self.query_ancestor(FindBar).post_message(FindBar.Step(step))
+        self.query_ancestor(FindBar).step(step)
 
     def action_close(self) -> None:
         """Close the find bar."""
-        self.query_ancestor(FindBar).post_message(FindBar.Close())
+        self.query_ancestor(FindBar).close()
 
 
 class FindBar(Horizontal):
-    """``ctrl+f``: a query box and a match counter."""
+    """``ctrl+f``: a query box and a match counter, finding in one text view."""
 
-    class Step(Message):
-        """Jump to the next (+1) or previous (-1) match."""
-
-        def __init__(self, step: int) -> None:
-            super().__init__()
-            self.step = step
-
-    class Close(Message):
-        """Close the bar."""
+    def __init__(self, id: str = "find") -> None:
+        super().__init__(id=id)
+        self.target: TextView | None = None
 
     def compose(self) -> ComposeResult:
         """Label, input, counter."""
@@ -151,9 +142,40 @@ class FindBar(Horizontal):
         yield FindInput(placeholder="text to find (enter: next, escape: close)", id="find-input")
         yield Static(Content(""), id="find-count", markup=False)
 
-    def set_target(self, title: str) -> None:
-        """Name the pane being searched."""
+    def open(self, target: TextView, title: str) -> None:
+        """Find in this view (named by its pane's title)."""
+        self.target = target
         self.query_one("#find-label", Static).update(Content(f"find in {title}"))
+        self.display = True
+        self.query_one(FindInput).focus()
+
+    @on(Input.Changed, "#find-input")
+    def changed(self, event: Input.Changed) -> None:
+        """Find as the user types."""
+        view = self.target
+        if view is None:
+            return
+        total = view.find(event.value) if event.value else 0
+        if not event.value:
+            view.clear_find()
+        self.set_count(view.current_match + 1, total, event.value)
+
+    @on(Input.Submitted, "#find-input")
+    def submitted(self) -> None:
+        """Enter: next match."""
+        self.step(1)
+
+    def step(self, step: int) -> None:
+        """Jump to another match and update the counter."""
+        if self.target is not None:
+            number = self.target.find_step(step)
+            self.set_count(number, len(self.target.matches), self.target.find_query)
+
+    def close(self) -> None:
+        """Escape: hide the bar, keep the highlights, focus the searched view."""
+        self.display = False
+        if self.target is not None:
+            self.target.focus()
 
     def set_count(self, current: int, total: int, query: str) -> None:
         """``3/17`` or ``no matches``."""

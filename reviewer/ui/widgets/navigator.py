@@ -1,8 +1,9 @@
 """The run list: runs grouped by session and task, one row each, on the line API.
 
 No widget per row: rows are plain tuples and only the rows on screen are rendered, so
-100,000 runs scroll like ten. Failure counts arrive progressively (``…`` until known); big
-lists are refiltered in a worker.
+100,000 runs scroll like ten. The rows, the filter and the search belong to the review
+session's :class:`~reviewer.review.listing.RunList`; this widget draws them with their failure
+counts (``…`` until known) and reports picks and folds by message.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 from rich.segment import Segment
-from textual import events, work
+from textual import events
 from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Size
@@ -19,17 +20,14 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
-from reviewer.model import Run
+from reviewer.model.sanitize import one_line
+from reviewer.review.listing import RunList
+from reviewer.review.rows import NavRow, Rows, group_keys
 from reviewer.ui.bindings import NAVIGATOR_BINDINGS
-from reviewer.ui.render import one_line
-from reviewer.ui.state import RunFilter
-from reviewer.ui.widgets.navrows import Keep, NavRow, Rows, build_rows, group_keys, haystack
 
 OUTCOME_SYMBOLS = {"pass": ("\u2713", "$text-success"), "fail": ("\u2717", "$text-error"),
                    "error": ("!", "$text-warning")}
 UNKNOWN_OUTCOME = ("?", "$text-muted")
-SYNC_ROWS = 5_000
-"""Lists up to this many runs are rebuilt at once; bigger ones in a worker."""
 
 
 class RunNavigator(ScrollView, can_focus=True):
@@ -51,117 +49,64 @@ class RunNavigator(ScrollView, can_focus=True):
         def __init__(self, run_key: str) -> None:
             super().__init__()
             self.run_key = run_key
-            """The chosen run."""
 
-    class Rebuilt(Message):
-        """The listed runs changed (filter, search, folding or counts)."""
+    class GroupToggled(Message):
+        """A group was folded or unfolded."""
 
-    def __init__(self, id: str | None = None) -> None:
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, listing: RunList, failures: Mapping[str, tuple[str, ...]], labelled: Callable[[str], int],
+                 id: str | None = None) -> None:
         super().__init__(id=id)
-        self.runs: list[Run] = []
-        self.failures: Mapping[str, tuple[str, ...]] = {}
-        """Failure ids per run key, for runs counted so far (shared with the app)."""
-        self.labelled: Callable[[str], int] = lambda _key: 0
+        self.listing = listing
+        """The session's list (read only here)."""
+        self.failures = failures
+        """Failure ids per run key, for runs counted so far (the session's)."""
+        self.labelled = labelled
         """How many failures of a run are labelled."""
-        self.deferred: Callable[[str], bool] = lambda _fid: False
-        """Whether a failure is deferred (for the deferred filter)."""
-        self.filter = RunFilter.ALL
-        self.search = ""
-        self.folded: set[str] = set()
-        self.rows = Rows([])
-        self.order: list[str] = []
-        """Run keys that pass filter and search, in list order (what j/k/J/K walk)."""
         self.current = ""
         self.cursor = 0
         self.empty_message = "loading\u2026"
-        """What the list says when it has no rows."""
-        self._haystack: dict[str, str] = {}
-        self._by_key: dict[str, Run] = {}
-        self._keys: list[str] = []
         self._labels: dict[str, str] = {}
-        self._generation = 0
         self._cursor_key = ""
-        self._cache: LRUCache[tuple[int, int, int], Strip] = LRUCache(256)
+        self._cache: LRUCache[tuple[int, int, int, bool], Strip] = LRUCache(256)
         self._version = 0
 
-    # ---- data ----------------------------------------------------------------------------
+    @property
+    def rows(self) -> Rows:
+        """The rows drawn."""
+        return self.listing.rows
 
-    def set_runs(self, runs: list[Run]) -> None:
-        """Show these runs (already in display order)."""
-        self.runs = runs
-        self._by_key = {r.key: r for r in runs}
-        self._keys = list(self._by_key)
-        self._haystack = {}
-        self._labels = {}
-        self.rebuild()
+    @property
+    def order(self) -> list[str]:
+        """Run keys listed, in order."""
+        return self.listing.order
 
-    def rebuild(self) -> None:
-        """Recompute rows after a change of runs, filter, search, folding or counts.
-
-        Small lists are rebuilt at once; big ones in a worker, so typing a search never stalls.
-        """
-        self._generation += 1
-        if len(self.runs) <= SYNC_ROWS:
-            if self.search and not self._haystack:
-                self._haystack = haystack(self.runs, self._keys)
-            keep = Keep(self.filter, self.search, self._haystack, self.failures, self.labelled, self.deferred)
-            rows, order = build_rows(self.runs, keep, self.folded, self._keys)
-            self.rows_built(self._generation, rows, order)
-        else:
-            self.build_in_worker(self._generation, self.filter, self.search, frozenset(self.folded))
-
-    @work(thread=True, exclusive=True, group="run-rows")
-    def build_in_worker(self, generation: int, filter: RunFilter, search: str, folded: frozenset[str]) -> None:
-        """Build rows for a big list (worker thread)."""
-        hay = self._haystack or (haystack(self.runs, self._keys) if search else {})
-        keep = Keep(filter, search, hay, self.failures, self.labelled, self.deferred)
-        rows, order = build_rows(self.runs, keep, folded, self._keys)
-        self.app.call_from_thread(self.rows_built, generation, rows, order, hay)
-
-    def rows_built(self, generation: int, rows: Rows, order: list[str],
-                   hay: dict[str, str] | None = None) -> None:
-        """Take new rows unless a newer rebuild was asked for meanwhile."""
-        if hay:
-            self._haystack = hay
-        if generation != self._generation:
-            return
-        self.rows, self.order = rows, order
-        if not self.runs:
-            self.empty_message = "no runs in this folder"
-        elif not rows:
-            self.empty_message = "no run matches (F: filter, /: search)"
-        self.virtual_size = Size(self.size.width, len(rows))
+    def rebuilt(self) -> None:
+        """The list's rows changed (filter, search, folding, runs): place the cursor and repaint."""
+        self._labels = {} if len(self._labels) > 50_000 else self._labels
+        self.empty_message = self.listing.empty_message()
+        self.virtual_size = Size(self.size.width, len(self.rows))
         if self._cursor_key:
-            found = rows.index_of(self._cursor_key)
+            found = self.rows.index_of(self._cursor_key)
             self.cursor = self.cursor if found is None else found
             self._cursor_key = ""
             self.scroll_to_row(self.cursor)
         else:
             self._place_cursor()
         self.invalidate()
-        self.post_message(self.Rebuilt())
-
-    def counts_changed(self) -> None:
-        """Failure counts arrived: refilter when the filter depends on them, else repaint."""
-        if self.filter is RunFilter.ALL:
-            self.invalidate()
-        else:
-            self.rebuild()
 
     def invalidate(self) -> None:
-        """Drop cached rows and repaint."""
+        """Drop cached rows and repaint (counts or labels changed)."""
         self._version += 1
         self._cache.clear()
         self.refresh()
 
     def show_run(self, run_key: str) -> None:
-        """Put the cursor on a run (unfolding its groups) without announcing it."""
+        """Put the cursor on a run without announcing it."""
         self.current = run_key
-        run = self._by_key.get(run_key)
-        if run is not None and self.folded & set(group_keys(run)):
-            self.folded -= set(group_keys(run))
-            self.rebuild()
-            return
         before, top = self.cursor, int(self.scroll_offset.y)
         self._place_cursor()
         if int(self.scroll_offset.y) == top:  # only two rows look different: repaint those
@@ -219,9 +164,8 @@ class RunNavigator(ScrollView, can_focus=True):
 
     def toggle_group(self, key: str) -> None:
         """Fold or unfold a group, keeping the cursor on it."""
-        self.folded ^= {key}
         self._cursor_key = key
-        self.rebuild()
+        self.post_message(self.GroupToggled(key))
 
     def action_activate(self) -> None:
         """Enter: fold/unfold a group, or choose the run."""
@@ -239,7 +183,7 @@ class RunNavigator(ScrollView, can_focus=True):
             return
         row = self.rows[self.cursor]
         key = group_keys(row.run)[1] if row.kind == "run" else row.key
-        if (key in self.folded) != fold and (row.kind != "run" or fold):
+        if (key in self.listing.folded) != fold and (row.kind != "run" or fold):
             self.toggle_group(key)
 
     def on_click(self, event: events.Click) -> None:
@@ -269,7 +213,7 @@ class RunNavigator(ScrollView, can_focus=True):
     def _row_content(self, row: NavRow, width: int) -> Content:
         indent = ("  " if width >= 34 else " ") * row.depth
         if row.kind != "run":
-            arrow = "\u25b8 " if row.key in self.folded else "\u25be "
+            arrow = "\u25b8 " if row.key in self.listing.folded else "\u25be "
             left = Content.assemble(indent, arrow, (self.label(row), ".run-navigator--group"))
             right = Content.styled(f" {row.runs}", ".run-navigator--dim")
         else:

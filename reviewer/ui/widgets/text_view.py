@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.style import Style as VisualStyle
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
-from reviewer.ui.render import plain_texts
+from reviewer.ui.render.lines import plain_texts
 
 
 def fold(line: Content, width: int, hang: Content | None = None) -> list[Content]:

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from reviewer.ui.render import one_line
+from reviewer.model.sanitize import one_line
 
 MAX_SHOWN = 6
 """Warnings listed on the bar; the rest are counted."""

@@ -14,7 +14,7 @@ from reviewer.analysis.brief import Stated
 from reviewer.analysis.demands import Demand
 from reviewer.analysis.evidence import Evidence
 from reviewer.analysis.nearmiss import NearMiss
-from reviewer.ui.render import one_line
+from reviewer.model.sanitize import one_line
 
 MARKS: dict[Stated, tuple[str, str, str]] = {
     Stated.VERBATIM: ("\u2713", "stated", "$text-success"),

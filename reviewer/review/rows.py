@@ -1,13 +1,32 @@
-"""The run list's rows: pure functions, safe to run in a worker for big folders."""
+"""The run list's rows and filters: pure functions, safe to run in a worker for big folders."""
 
 from __future__ import annotations
 
+import enum
 from array import array
 from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, NamedTuple
 
 from reviewer.model import Run
-from reviewer.ui.state import RunFilter
+
+
+class RunFilter(str, enum.Enum):
+    """Which runs the list shows."""
+
+    ALL = "all"
+    FAILING = "failing"
+    UNLABELLED = "unlabelled"
+    DEFERRED = "deferred"
+
+    def next(self) -> "RunFilter":
+        """The filter ``F`` switches to: failing, unlabelled, deferred, all, failing..."""
+        order = [RunFilter.FAILING, RunFilter.UNLABELLED, RunFilter.DEFERRED, RunFilter.ALL]
+        return order[(order.index(self) + 1) % len(order)]
+
+
+def search_words(text: str) -> tuple[str, ...]:
+    """The words of a search, lower case: a run is listed when its text holds every one."""
+    return tuple(text.lower().split())
 
 
 class NavRow(NamedTuple):
@@ -130,14 +149,14 @@ class Keep:
 
     Attributes:
         filter: all, failing or unlabelled.
-        search: lower-case text the run's haystack must contain ("" for any).
+        search: lower-case words the run's haystack must all contain (none: any run).
         haystack: run key -> lower-case text searched.
         failures: failure ids of counted runs.
         labelled: labelled failures of a run.
     """
 
     filter: RunFilter
-    search: str
+    search: tuple[str, ...]
     haystack: Mapping[str, str]
     failures: Mapping[str, tuple[str, ...]]
     labelled: Callable[[str], int]
@@ -146,8 +165,10 @@ class Keep:
     def __call__(self, run: Run) -> bool:
         """Whether the run is listed."""
         key = f"{run.session}/{run.id}"
-        if self.search and self.search not in self.haystack.get(key, ""):
-            return False
+        if self.search:
+            hay = self.haystack.get(key, "")
+            if not all(word in hay for word in self.search):
+                return False
         if self.filter is RunFilter.ALL:
             return True
         ids = self.failures.get(key)

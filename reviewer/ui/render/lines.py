@@ -234,8 +234,3 @@ def diff_lines(
         (),
     )
 
-
-def one_line(text: str, limit: int = 200) -> str:
-    """Sanitised text squeezed onto one line (for headers, rows and notifications)."""
-    flat = clean(text[: limit * 4 + 16]).text.replace("\n", " \u23ce ").replace("\t", " ")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"

@@ -1,0 +1,125 @@
+"""The folder as the review session knows it: the runs that loaded, what did not, and the
+failures counted so far (counting reads every run's grader output: it runs in workers, a batch
+at a time, and each batch is taken here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from reviewer.model import LoadError, Run
+from reviewer.model.sanitize import one_line
+from reviewer.review.listing import RunList
+from reviewer.review.rows import RunFilter
+from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.store.labeller import Labeller
+from reviewer.store.protocol import Store
+from reviewer.store.sessions import Changes
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """What the first scan found (read in a worker)."""
+
+    runs: list[Run]
+    errors: list[LoadError]
+    label_problems: list[str]
+    redirected: str
+
+
+class Folder:
+    """The runs of the sessions folder and their failures."""
+
+    def __init__(self, store: Store, labeller: Labeller) -> None:
+        self.store = store
+        self.labeller = labeller
+        self.listing = RunList()
+        self.runs: list[Run] = []
+        self.runs_by_key: dict[str, Run] = {}
+        self.load_errors: list[LoadError] = []
+        self.scanned = False
+        self.failure_ids: dict[str, tuple[str, ...]] = {}
+        """Failure ids per run key, for the runs counted so far."""
+        self.count_errors: dict[str, str] = {}
+        self.counting_done = False
+
+    def read_scan(self) -> Scan:
+        """Scan the folder and load this reviewer's labels (worker thread)."""
+        corpus = self.store.scan()
+        labels = self.labeller.labels
+        labels.index = self.store.index
+        self.labeller.evidence_cache.clear()
+        problems = labels.load(sorted(corpus.sessions))
+        return Scan(list(corpus.runs), list(corpus.errors), problems,
+                    str(labels.redirected) if labels.redirected else "")
+
+    def take_scan(self, scan: Scan) -> Outcome:
+        """Show the runs; say what did not load and where labels go."""
+        self.set_runs(scan.runs, scan.errors)
+        self.scanned = True
+        out = NOTHING
+        if scan.errors:
+            out = out.then(tell(f"{len(scan.errors)} item(s) in the folder did not load (E lists them)",
+                                severity="warning"))
+        for problem in scan.label_problems:
+            out = out.then(tell(one_line(problem, 400), "Labels file not writable", "error", 20))
+        if scan.redirected:
+            out = out.then(tell(f"This folder is not writable; your labels are saved in {one_line(scan.redirected, 300)}",
+                                "Labels", "warning", 15))
+        if not scan.runs:
+            out = out.then(tell("No runs in this folder.", severity="warning"))
+        return out.then(Outcome(labels_changed=True, work=frozenset({Work.LIST})))
+
+    def set_runs(self, runs: list[Run], errors: list[LoadError]) -> None:
+        """The folder's runs (in display order) and what did not load."""
+        self.runs = runs
+        self.runs_by_key = {r.key: r for r in runs}
+        self.load_errors = errors
+        self.listing.set_runs(runs)
+
+    def take_changes(self, changes: Changes, runs: list[Run], errors: list[LoadError], current: str) -> Outcome:
+        """Merge what a live refresh found: the list is rebuilt, new and changed runs counted, and
+        the run on screen read again when it changed (the reviewer's place does not move)."""
+        self.set_runs(runs, errors)
+        for key in [r.key for r in changes.changed] + changes.removed:
+            self.failure_ids.pop(key, None)
+            self.count_errors.pop(key, None)
+        self.counting_done = False
+        out = doing(Work.LIST, Work.COUNT)
+        if current in changes.removed:
+            return out.then(tell("The run on screen was removed from the folder.", severity="warning"))
+        if current and current in {r.key for r in changes.changed}:
+            out = out.then(doing(Work.VIEW))
+        return out
+
+    def read_failures(self, run: Run) -> tuple[tuple[str, ...], str]:
+        """A run's failure ids, and the error when its output could not be parsed (worker thread)."""
+        try:
+            return tuple(f.id for f in self.store.failures(run)), ""
+        except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the count
+            return (), str(exc)
+
+    def take_counts(self, counted: Mapping[str, tuple[str, ...]], errors: Mapping[str, str] | None = None,
+                    done: bool = False) -> bool:
+        """Merge counted runs; True when anything new was learnt."""
+        new = {k: v for k, v in counted.items() if self.failure_ids.get(k) != v}
+        self.failure_ids.update(new)
+        self.count_errors.update(errors or {})
+        self.counting_done = self.counting_done or done
+        return bool(new) or done
+
+    def counted(self, counted: Mapping[str, tuple[str, ...]], errors: Mapping[str, str], done: bool) -> Outcome:
+        """A count's batch: the list's counts repaint (and the list is rebuilt when its filter
+        depends on them); the index cache is written when the count is done."""
+        if not self.take_counts(counted, errors, done):
+            return NOTHING
+        work = {Work.COUNTS}
+        if self.listing.filter is not RunFilter.ALL:
+            work.add(Work.LIST)
+        if done:
+            work.add(Work.SAVE_INDEX)
+        return Outcome(work=frozenset(work))
+
+    def uncounted(self) -> list[Run]:
+        """Runs whose failures are not known yet, in list order."""
+        return [r for r in self.runs if r.key not in self.failure_ids]

@@ -1,0 +1,130 @@
+"""Git as the review session knows it: the repository, each run's last commit, committing labels.
+
+The git calls themselves (:mod:`reviewer.store.gitrepo`, :mod:`reviewer.store.gitcommit`) run
+in workers; their answers come back to :class:`GitState`, which decides what the screen says.
+A folder outside git shows nothing and every key that needs git says why. A repository git
+refuses ("dubious ownership") gets one warning with the command the user may run; reviewer never
+runs it and leaves git off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewer.model.sanitize import one_line
+from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
+from reviewer.store.gitcommit import CommitResult, commit_labels, commit_reviewer, label_files
+from reviewer.store.gitrepo import RepoInfo, RunCommit
+from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
+
+
+@dataclass
+class GitState:
+    """What the session knows about the sessions folder's repository.
+
+    Attributes:
+        checked: the repository was looked at once (until then nothing is shown).
+        info: the repository, or None outside git (or when git is off).
+        unsafe: the command that would make git trust the folder, when git refused it.
+        error: the last git failure, "" when none.
+        provenance: each run's last commit, by run key (empty until loaded).
+        provenance_asked: the provenance was asked for once.
+        committing: a commit is running.
+        adjudicated: sessions this app wrote adjudications in (they are committed with the labels).
+    """
+
+    checked: bool = False
+    info: RepoInfo | None = None
+    unsafe: str = ""
+    error: str = ""
+    provenance: dict[str, RunCommit] = field(default_factory=dict)
+    provenance_asked: bool = False
+    committing: bool = False
+    adjudicated: set[str] = field(default_factory=set)
+
+    @property
+    def on(self) -> bool:
+        """The folder is in a repository git agrees to work with."""
+        return self.info is not None and not self.unsafe
+
+    def read(self, info: RepoInfo | None, unsafe: str = "", error: str = "") -> Outcome:
+        """The repository line was read (or git refused, or failed); the first time, read the provenance."""
+        if unsafe:
+            return self.refused(unsafe)
+        if error:
+            return self.failed(error)
+        self.checked, self.info, self.error = True, info, ""
+        if info is not None and not self.provenance_asked:
+            self.provenance_asked = True
+            return doing(Work.PROVENANCE)
+        return NOTHING
+
+    def refused(self, command: str) -> Outcome:
+        """Git refuses the repository: say what the user may run, once; git stays off."""
+        first = not self.unsafe
+        self.checked, self.info, self.unsafe = True, None, command
+        if not first:
+            return NOTHING
+        return tell("git refuses this repository: it belongs to another user (\"dubious ownership\"). "
+                    f"If you trust it, run:\n{command}\nreviewer never changes your git config; "
+                    "git features stay off until then.", "Git", "warning", 30)
+
+    def failed(self, message: str) -> Outcome:
+        """A git command failed: keep working, say it once."""
+        said = self.error == message
+        self.checked, self.error = True, message
+        return NOTHING if said else tell(one_line(message, 400), "Git", "warning", 10)
+
+    def unavailable(self, what: str) -> Outcome | None:
+        """Why git cannot do ``what`` now; None when it can."""
+        if self.unsafe:
+            return tell(f"{what}: git refuses this repository (\"dubious ownership\"). If you trust it, run:\n"
+                        f"{self.unsafe}", "Git", "warning", 20)
+        if not self.checked:
+            return tell(f"{what}: still looking at the repository; try again in a moment.")
+        if self.info is None:
+            return tell(f"{what}: this sessions folder is not in a git repository.", "Git")
+        return None
+
+    def committed(self, result: CommitResult | None, error: str, unsafe: str = "") -> Outcome:
+        """Say what a commit did (or why not); the repository line is read again."""
+        self.committing = False
+        if unsafe:
+            return self.refused(unsafe)
+        if error:
+            return tell(f"Not committed: {one_line(error, 400)}", "Commit", "error", 15)
+        if result is None:
+            return NOTHING
+        message = one_line(result.message, 300)
+        out = tell(f"{result.sha[:7]} {message}", "Committed") if result.committed else tell(
+            message[:1].upper() + message[1:], "Commit")
+        if result.outside_git:
+            out = out.then(tell(f"{len(result.outside_git)} label file(s) are in your per-user folder (the sessions "
+                                "folder is read only); they are not in git.", "Commit", "warning"))
+        return out
+
+    def status(self) -> list[Part]:
+        """``⎇ repo main ● uncommitted`` for the status line (nothing outside git)."""
+        if self.unsafe:
+            return [SEPARATOR, ("git off: dubious ownership", "warning")]
+        info = self.info
+        if info is None:
+            return []
+        branch = info.branch or (f"detached at {info.head}" if info.head else "no commits")
+        parts: list[Part] = [SEPARATOR, (f"\u2387 {one_line(Path(info.toplevel).name, 40)}", "muted"),
+                             (" ", ""), (one_line(branch, 40), "accent")]
+        if info.dirty:
+            parts += [(" ", ""), ("\u25cf uncommitted", "warning")]
+        return parts
+
+
+def commit_mine(root: Path, reviewer: str, adjudicated_in: list[str]) -> CommitResult:
+    """Commit the reviewer's label files plus the adjudication files of the given sessions (worker)."""
+    extra = [root / s / LABELS_DIR / ADJUDICATED_FILE for s in adjudicated_in]
+    extra = [p for p in extra if p.is_file() and not p.is_symlink()]
+    if not extra:
+        return commit_reviewer(root, reviewer)
+    inside, outside = label_files(root, reviewer)
+    result = commit_labels(root, reviewer, inside + extra)
+    return CommitResult(result.committed, result.message, result.sha, result.paths, tuple(str(p) for p in outside))

@@ -1,0 +1,424 @@
+"""The review session: everything the reviewer is doing, without a screen.
+
+:class:`ReviewSession` owns the runs, the failures counted so far, the run list, the selection,
+the walk, the reviewer's decisions, the other reviewers' labels, git and blind mode. Its API is
+synchronous. Methods named ``read_*``, :meth:`view`, :meth:`seek` and :meth:`evidence` read the
+disk and are meant for worker threads (they only read the session's state); every other method
+runs on the app's thread, takes what a worker found (``take_*``) or acts for a key, and answers
+with an :class:`~reviewer.review.outcome.Outcome`. The app and the headless commands both go
+through it, so they can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Mapping
+
+from pathlib import Path
+
+from reviewer.analysis.clusters import ClusterPlan
+from reviewer.analysis.evidence import Evidence, evidence_for
+from reviewer.model import Failure, Run
+from reviewer.model.check import split_failure_id
+from reviewer.model.label import Verdict
+from reviewer.model.sanitize import one_line
+from reviewer.review.analyses import Analyses
+from reviewer.review.decisions import Decisions
+from reviewer.review.gitstate import GitState
+from reviewer.review.folder import Folder
+from reviewer.review.outcome import NOTHING, Outcome, Part, Work, doing, tell
+from reviewer.review.reviewers import Reviewers, ReviewersSnapshot
+from reviewer.review.status import Totals, status_parts
+from reviewer.review.selection import (
+    End, Move, NeedsCounting, Selection, Target, at_turn, select_failure, step_attempt, step_file, step_run,
+    step_turn, turn_for_attempt, with_attempt,
+)
+from reviewer.review.view import FailureView, Marks, read_view
+from reviewer.review.walking import EVERY_FAILURE, Walking
+from reviewer.review.walks import Place
+from reviewer.store.adjudication import adjudicate, clear_adjudication
+from reviewer.store.labeller import Labeller, UnknownFailure
+from reviewer.store.protocol import Store
+from reviewer.store.sessions import LRU
+
+
+class ReviewSession:
+    """One reviewer's pass over a sessions folder."""
+
+    def __init__(self, store: Store, labeller: Labeller, *, auto_advance: bool = True, blind: bool = True,
+                 start_failure: str = "", vocabulary: tuple[str, ...] = ()) -> None:
+        self.store = store
+        self.vocabulary = vocabulary
+        """The folder's tags (``t`` picks from them)."""
+        self.analyses = Analyses(store, labeller)
+        self.decisions = Decisions(labeller)
+        self.reviewers = Reviewers(labeller.labels.reviewer, blind)
+        self.git = GitState()
+        self.folder = Folder(store, labeller)
+        self.auto_advance = auto_advance
+        self.start_failure = start_failure
+        self.selection = Selection()
+        self.shown: FailureView | None = None
+        """The view on screen (the last one taken)."""
+        self.walking = Walking()
+        self.totals = Totals()
+        self.evidence_cache = LRU(256)
+        self.prefetched: Target | None = None
+
+    @property
+    def reviewer(self) -> str:
+        """Who is labelling."""
+        return self.decisions.reviewer
+
+    @property
+    def labeller(self) -> Labeller:
+        """The labelling flow shared with the headless commands."""
+        return self.decisions.labeller
+
+    def labelled(self, run_key: str) -> int:
+        """How many of a counted run's failures carry a decided, fresh label."""
+        return sum(1 for fid in self.folder.failure_ids.get(run_key, ()) if self.decisions.decided(fid))
+
+    # ---- moving -------------------------------------------------------------------------------
+
+    def place(self) -> Place:
+        """The list as the walks see it."""
+        return Place(self.folder.listing.order, self.folder.failure_ids.get, self.folder.runs_by_key.__contains__)
+
+    def step(self, step: int) -> Move:
+        """``j``/``k``: the next or previous failure of the current walk."""
+        return self.walking.walk.step(self.place(), self.selection, step)
+
+    def next_unlabelled(self) -> Move:
+        """The next failure of the walk this reviewer has not labelled."""
+        return self.walking.walk.next_unlabelled(self.place(), self.selection, self.decisions.unlabelled)
+
+    def start(self) -> Outcome:
+        """Where the review opens: the asked-for failure, else the first unlabelled one.
+
+        A move NeedsCounting with ``start_failure`` still set asks for that run to be counted
+        first (then ask again); an asked-for id that names no failure is said and dropped.
+        """
+        asked, out = self.start_failure, NOTHING
+        if asked:
+            run_key = asked.partition("#")[0]
+            ids = self.folder.failure_ids.get(run_key)
+            if run_key in self.folder.runs_by_key and ids is None:
+                return Outcome(move=NeedsCounting(run_key))
+            self.start_failure = ""
+            if ids and asked in ids:
+                return Outcome(move=Target(run_key, asked))
+            out = tell(f"Unknown failure id: {one_line(asked, 200)}; opening at the first failure.", "--failure", "warning")
+        move = EVERY_FAILURE.next_unlabelled(self.place(), Selection(), self.decisions.unlabelled)
+        if isinstance(move, End) and self.folder.listing.order:
+            move = EVERY_FAILURE.step(self.place(), Selection(), 1)
+            if isinstance(move, End):
+                out = out.then(tell("No failing checks in this folder."))
+                move = Target(self.folder.listing.order[0])
+        return out.then(Outcome(move=move))
+
+    def seek(self, kind: str, current: Selection, order: list[str], step: int = 1,
+             cancelled: Callable[[], bool] = lambda: False) -> tuple[Move, dict[str, tuple[str, ...]]]:
+        """Answer a move that needed uncounted runs, counting them on the way (worker thread).
+
+        ``kind`` is ``step`` (``j``/``k``), ``unlabelled`` (after a label, at start) or ``open``
+        (a run, at start: count only ``order[0]``). Returns the move and what was counted.
+        """
+        found: dict[str, tuple[str, ...]] = {}
+
+        def lookup(key: str) -> tuple[str, ...] | None:
+            ids = self.folder.failure_ids.get(key)
+            if ids is None:
+                ids = found.get(key)
+            if ids is None and not cancelled():
+                run = self.folder.runs_by_key.get(key)
+                ids = found[key] = self.folder.read_failures(run)[0] if run is not None else ()
+            return ids
+
+        if kind == "open":
+            ids = lookup(order[0]) or ()
+            return Target(order[0], ids[0] if ids else ""), found
+        place = Place(order, lookup, self.folder.runs_by_key.__contains__)
+        walk = self.walking.walk if current.run_key else EVERY_FAILURE
+        if kind == "step":
+            return walk.step(place, current, step), found
+        return walk.next_unlabelled(place, current, self.decisions.unlabelled), found
+
+    def go_to(self, target: Target) -> Selection:
+        """Select a failure (or a run, failure ""); the file shown is kept within the same run."""
+        run = self.folder.runs_by_key.get(target.run_key)
+        if run is None:
+            return self.selection
+        keep = self.selection.file if self.selection.run_key == target.run_key else ""
+        selection = select_failure(run, target.failure_id, keep)
+        shown = self.shown
+        if shown is not None and shown.run is not None and shown.run.key == run.key:
+            selection = replace(selection, turn=turn_for_attempt(shown.turns, selection.attempt))
+        self.selection = selection
+        return selection
+
+    def open_run(self, run_key: str) -> Move:
+        """A run picked in the list (or ``J``/``K``): its first failure once its failures are known."""
+        if run_key not in self.folder.runs_by_key:
+            return End("")
+        ids = self.folder.failure_ids.get(run_key)
+        if ids is None:
+            return NeedsCounting(run_key)
+        return Target(run_key, ids[0] if ids else "")
+
+    def step_run(self, step: int) -> Move:
+        """``J``/``K``."""
+        key = step_run(self.folder.listing.order, self.selection.run_key, step)
+        return End("No more runs in this direction.") if key is None else self.open_run(key)
+
+    def current_run(self) -> Run | None:
+        """The run on screen."""
+        return self.folder.runs_by_key.get(self.selection.run_key)
+
+    def reselect(self, change: Callable[[Selection, Run], Selection]) -> bool:
+        """Apply a change to the selection within the current run; False when nothing changed."""
+        run = self.current_run()
+        if run is None:
+            return False
+        moved = change(self.selection, run)
+        if moved == self.selection:
+            return False
+        self.selection = moved
+        return True
+
+    def step_attempt(self, step: int) -> bool:
+        """``]``/``[``; the transcript follows to the turn that produced the attempt."""
+        turns = self.shown.turns if self.shown is not None else ()
+
+        def change(sel: Selection, run: Run) -> Selection:
+            moved = step_attempt(sel, run, step)
+            turn = turn_for_attempt(turns, moved.attempt)
+            return replace(moved, turn=turn) if moved != sel and turn is not None else moved
+        return self.reselect(change)
+
+    def step_turn(self, step: int) -> bool:
+        """``l``/``h``: step the transcript; the Code pane follows."""
+        turns = self.shown.turns if self.shown is not None else ()
+        return self.reselect(lambda sel, run: step_turn(sel, run, turns, step))
+
+    def pick_turn(self, index: int) -> bool:
+        """A transcript line was clicked."""
+        turns = self.shown.turns if self.shown is not None else ()
+        return 0 <= index < len(turns) and self.reselect(lambda sel, run: at_turn(sel, run, turns, index))
+
+    def next_file(self) -> bool:
+        """``f``."""
+        return self.reselect(step_file)
+
+    def pick_file(self, path: str) -> bool:
+        """A file name was clicked."""
+        return self.reselect(lambda sel, run: replace(sel, file=path))
+
+    def pick_attempt(self, attempt: int) -> bool:
+        """Show another attempt."""
+        return self.reselect(lambda sel, run: with_attempt(sel, run, attempt))
+
+    def toggle_diff(self) -> bool:
+        """``d``."""
+        return bool(self.selection.file) and self.reselect(lambda sel, run: replace(sel, diff=not sel.diff))
+
+    def pick_check(self, grader: str, key: str, failing: bool) -> Move | None:
+        """A check was clicked: a failing one becomes current, another is found in the output."""
+        run = self.current_run()
+        if run is None:
+            return None
+        if failing:
+            return Target(run.key, run.failure_id(f"{grader}:{key}"))
+        self.selection = replace(self.selection, failure_id="", picked=f"{grader}:{key}") if not \
+            self.selection.failure_id else replace(self.selection, picked=f"{grader}:{key}")
+        return None
+
+    # ---- the view ------------------------------------------------------------------------------
+
+    def marks(self, run: Run, failure_ids: tuple[str, ...], selection: Selection) -> Marks:
+        """The label-dependent part of a view (no disk reads)."""
+        verdicts = {fid: v for fid in failure_ids if (v := self.decisions.verdict(fid))}
+        fid = selection.failure_id
+        mine = self.decisions.label(fid) if fid else None
+        everyone = self.walking.disagreements
+        return Marks(verdicts, mine, verdicts.get(fid) == "stale", self.reviewers.others(fid, mine, everyone))
+
+    def view(self, selection: Selection) -> FailureView | None:
+        """Read what the panes show for a selection (worker thread); None when its run is gone."""
+        run = self.folder.runs_by_key.get(selection.run_key)
+        if run is None:
+            return None
+        ids = self.folder.failure_ids.get(run.key, ())
+        provenance = self.git.provenance.get(run.key) if self.git.on else None
+        return read_view(self.store, run, selection, self.marks(run, ids, selection), provenance)
+
+    def take_view(self, view: FailureView) -> FailureView | None:
+        """Keep a view read for the current selection; None when the reviewer moved on meanwhile."""
+        asked, now = view.selection, self.selection
+        if replace(asked, turn=None) != replace(now, turn=None) or (now.turn is not None and asked.turn != now.turn):
+            return None
+        if view.run is not None:
+            self.folder.take_counts({view.run.key: view.failure_ids})
+        if now.turn is None and view.turns:
+            self.selection = replace(now, turn=turn_for_attempt(view.turns, now.attempt))
+        view = replace(view, selection=self.selection)
+        view = replace(view, marks=self.marks(view.run, view.failure_ids, self.selection)) if view.run else view
+        self.shown = view
+        return view
+
+    def relabel(self) -> FailureView | None:
+        """The view on screen with its labels as they are now (after a decision)."""
+        view = self.shown
+        if view is None or view.run is None:
+            return view
+        self.shown = replace(view, marks=self.marks(view.run, view.failure_ids, view.selection))
+        return self.shown
+
+    def prefetch_target(self) -> Selection | None:
+        """The next failure in another run, to read ahead while the reviewer reads this one (once each)."""
+        here, place = self.selection, self.place()
+        move = self.walking.walk.step(place, here, 1)
+        for _ in range(len(self.folder.failure_ids.get(here.run_key) or ())):  # past this run's other failures
+            if not isinstance(move, Target) or move.run_key != here.run_key:
+                break
+            move = self.walking.walk.step(place, Selection(move.run_key, move.failure_id), 1)
+        run = self.folder.runs_by_key.get(move.run_key) if isinstance(move, Target) else None
+        if run is None or run.key == here.run_key or not isinstance(move, Target) or move == self.prefetched:
+            return None
+        self.prefetched = move
+        return select_failure(run, move.failure_id)
+
+    def current_failure(self) -> Failure | None:
+        """The failure on screen."""
+        view = self.shown
+        return view.failure if view is not None and view.selection.failure_id == self.selection.failure_id else None
+
+    def evidence(self, failure_id: str, cancelled: Callable[[], bool] = lambda: False) -> Evidence:
+        """The checker-versus-brief evidence of a failure (worker thread; remembered)."""
+        hit = self.evidence_cache.get(failure_id)
+        if isinstance(hit, Evidence):
+            return hit
+        run, failure = self.labeller.find(failure_id)
+        found = evidence_for(self.store, run, failure)
+        self.evidence_cache.put(failure_id, found)
+        return found
+
+    def cached_evidence(self, failure_id: str) -> Evidence | None:
+        """The evidence of a failure when it was computed already."""
+        hit = self.evidence_cache.get(failure_id)
+        return hit if isinstance(hit, Evidence) else None
+
+    # ---- decisions -----------------------------------------------------------------------------
+
+    def label(self, verdict: Verdict, what: str) -> Outcome:
+        """``s``/``c``/``space``: label the current failure, then move on (auto-advance)."""
+        fid = self.selection.failure_id
+        if not fid:
+            return tell("No failure selected.", bell=True)
+        out = self.decisions.decide(fid, verdict, what)
+        if self.auto_advance and not any(n.severity == "error" and not out.retry for n in out.notices):
+            out = out.then(Outcome(move=self.next_unlabelled()))
+        return out
+
+    def clear(self) -> Outcome:
+        """``x``."""
+        fid = self.selection.failure_id
+        return self.decisions.clear(fid) if fid else tell("No failure selected.", bell=True)
+
+    def undo(self) -> Outcome:
+        """``u``: undo the last change and show the failure it touched."""
+        out, touched = self.decisions.undo()
+        if touched:
+            out = out.then(Outcome(move=Target(touched[0].partition("#")[0], touched[0])))
+        return out
+
+    def note(self, failure_id: str, note: str) -> Outcome:
+        """Save a note on a failure (``n``)."""
+        old = self.decisions.label(failure_id)
+        return NOTHING if note == (old.note if old else "") else self.decisions.note(failure_id, note)
+
+    def set_tags(self, failure_id: str, tags: tuple[str, ...]) -> Outcome:
+        """Save a failure's tags (``t``)."""
+        old = self.decisions.label(failure_id)
+        return NOTHING if tags == (old.tags if old else ()) else self.decisions.tags(failure_id, tags)
+
+    def label_cluster(self, plan: ClusterPlan) -> Outcome:
+        """Label a whole cluster (one undoable change)."""
+        return self.decisions.label_cluster(plan)
+
+    def known(self, failure_id: str) -> bool:
+        """The id names a failure of the folder."""
+        try:
+            self.labeller.find(failure_id)
+        except UnknownFailure:
+            return False
+        return True
+
+    # ---- reviewers -----------------------------------------------------------------------------
+
+    def take_reviewers(self, snapshot: ReviewersSnapshot) -> Outcome:
+        """The other reviewers' labels were read; enter the disagreements walk when it was asked for."""
+        errors = self.reviewers.take(snapshot)
+        out = NOTHING
+        if errors:
+            out = tell("Some labels files could not be read: " + one_line("; ".join(errors), 400), "Reviewers", "warning")
+        if self.walking.want_disagreements:
+            out = out.then(self.walking.follow_disagreements(snapshot, self.place(), self.selection))
+        return out.then(doing(Work.RELABEL))
+
+    def toggle_disagreements(self) -> Outcome:
+        """``D``: the disagreements walk (entered once everyone's labels are read again), or back."""
+        if self.walking.disagreements:
+            return self.walking.every("Disagreements mode off: j/k step through every failure.").then(doing(Work.RELABEL))
+        self.walking.want_disagreements = True
+        return doing(Work.REVIEWERS)
+
+    def reveal(self) -> Outcome:
+        """``r``: show the other reviewers' verdicts on this failure before labelling it."""
+        fid = self.selection.failure_id
+        if not fid:
+            return tell("No failure selected.", bell=True)
+        if not self.reviewers.has_others(fid):
+            return tell("No other reviewer has labelled this failure.")
+        self.reviewers.revealed.add(fid)
+        return doing(Work.RELABEL)
+
+    def adjudicate(self, failure_id: str, verdict: Verdict | None, note: str) -> Outcome:
+        """Record (or, with None, clear) the final verdict of a failure, with its evidence hash now."""
+        session, run_id, check = split_failure_id(failure_id)
+        root = Path(self.store.root)
+        try:
+            if verdict is None:
+                clear_adjudication(root, session, run_id, check)
+                label = None
+            else:
+                run, failure = self.labeller.find(failure_id)
+                label = adjudicate(root, session, run_id, check, verdict, note, self.reviewer,
+                                   evidence=self.labeller.evidence(run, failure))
+        except Exception as exc:  # noqa: BLE001 - LabelsUnsafe, OSError, ValueError: nothing was written
+            return tell(f"Not saved: {one_line(str(exc), 300)}", "Adjudicate", "error", 15)
+        self.reviewers.adjudicated(failure_id, label)
+        self.git.adjudicated.add(session)
+        said = "Adjudication cleared." if label is None else f"Final verdict: {label.verdict.value}"
+        return tell(said, "Adjudicate").then(Outcome(labels_changed=True))
+
+    def may_commit(self) -> Outcome | None:
+        """Why this reviewer's labels cannot be committed now; None when they can (a commit starts)."""
+        refusal = self.git.unavailable("Commit")
+        if refusal is not None:
+            return refusal
+        pending = self.decisions.pending()
+        if pending:
+            return tell(f"Not committed: {pending} decision(s) are not saved yet. Try again once they are.",
+                        "Commit", "error")
+        if self.git.committing:
+            return tell("A commit is already running.")
+        self.git.committing = True
+        return None
+
+    # ---- status --------------------------------------------------------------------------------
+
+    def status(self) -> tuple[list[Part], bool]:
+        """The status line's parts, and whether a worker should recount the totals (big lists)."""
+        counts, recount = self.totals.get(self)
+        return status_parts(self, counts), recount

@@ -1,0 +1,95 @@
+"""The status line as parts: where the reviewer is, how far labelling has got, what is wrong.
+
+``failure 3 of 41 · 12/41 labelled · counting 2,000/10,000 runs… · cluster 2/6 … · ⚠ 1 decision
+not saved yet · ⚠ 2 not loaded (E) · ⎇ repo main``. Pure: the session's state in, parts out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reviewer.model.sanitize import one_line
+from reviewer.review.listing import EMPTY_TALLY, SYNC_ROWS, Tally, tally
+from reviewer.review.outcome import SEPARATOR, Part
+from reviewer.review.walks import Disagreements, ListWalk
+
+if TYPE_CHECKING:
+    from reviewer.review.session import ReviewSession
+
+
+class Totals:
+    """The tally of the listed runs, recounted once per change (in a worker for big lists)."""
+
+    def __init__(self) -> None:
+        self.current: Tally | None = None
+        self.last = EMPTY_TALLY
+
+    def changed(self) -> None:
+        """Counts, list or labels changed: recount before the status line is drawn again."""
+        if self.current is not None:
+            self.last = self.current
+        self.current = None
+
+    def get(self, session: "ReviewSession") -> tuple[Tally, bool]:
+        """The tally to show and whether a worker should recount it (big lists)."""
+        if self.current is not None:
+            return self.current, False
+        order = session.folder.listing.order
+        if len(order) <= SYNC_ROWS:
+            self.current = tally(order, session.folder.failure_ids, session.labelled)
+            return self.current, False
+        return self.last, True
+
+    def take(self, order: list[str], counted: Tally, session: "ReviewSession") -> bool:
+        """A worker's tally, if the list is still the same."""
+        if order is session.folder.listing.order and self.current is None:
+            self.current = counted
+            return True
+        return False
+
+
+def position_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
+    """``failure 3 of 41 · 12/41 labelled`` (``+`` while counting)."""
+    if not session.folder.scanned:
+        return [("scanning the folder\u2026", "muted")]
+    position = counts.position(session.selection, session.folder.failure_ids)
+    more = "" if counts.complete else "+"
+    where = f"failure {position} of {counts.total}{more}" if position else f"{counts.total}{more} failures"
+    parts: list[Part] = [(where, "bold"), SEPARATOR, (f"{counts.labelled}/{counts.total}{more} labelled", "")]
+    if not counts.complete:
+        parts += [SEPARATOR, (f"counting {counts.counted:,}/{counts.runs:,} runs\u2026", "muted")]
+    if session.folder.count_errors:
+        parts += [SEPARATOR, (f"{len(session.folder.count_errors)} runs could not be parsed", "error")]
+    return parts
+
+
+def walk_parts(session: "ReviewSession") -> list[Part]:
+    """``cluster 2/6 connected · test_x`` or ``disagreements 2 of 5 (1 adjudicated)``."""
+    walk = session.walking.walk
+    here = session.selection.failure_id
+    if isinstance(walk, Disagreements):
+        ids = walk.present(session.place())
+        where = f"disagreements {ids.index(here) + 1} of {len(ids)}" if here in ids else f"{len(ids)} disagreements"
+        parts: list[Part] = [SEPARATOR, (where, "bold warning")]
+        settled = session.reviewers.settled(ids)
+        if settled:
+            parts.append((f" ({settled} adjudicated)", "muted"))
+        return parts
+    cluster = session.walking.cluster
+    if isinstance(walk, ListWalk) and cluster is not None:
+        number, total = walk.position(session.place(), here)
+        position = f"{number}/{total}" if number else f"\u2013/{total}"
+        return [SEPARATOR, ("cluster ", "muted"), (position, "bold accent"), (" ", ""),
+                (f"{one_line(cluster.task, 30)} \u00b7 {one_line(cluster.key, 50)}", "accent"), (" (C, x: clear)", "muted")]
+    return []
+
+
+def status_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
+    """The whole status line."""
+    parts = position_parts(session, counts) + walk_parts(session)
+    pending = session.decisions.pending()
+    if pending:
+        parts += [SEPARATOR, (f"\u26a0 {pending} decision(s) not saved yet", "bold error")]
+    if session.folder.load_errors:
+        parts += [SEPARATOR, (f"\u26a0 {len(session.folder.load_errors)} not loaded (E)", "bold warning")]
+    return parts + session.git.status()

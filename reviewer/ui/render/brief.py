@@ -1,0 +1,55 @@
+"""A brief as display lines: sanitised, capped, its Markdown drawn (links shown, never followed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.content import Content
+from textual.highlight import HighlightTheme
+
+from reviewer.model.sanitize import clean_and_cap
+from reviewer.ui.render.banners import CONTROLS_BANNER, HIDDEN_BANNER
+from reviewer.ui.render.markdown import markdown_lines
+
+BRIEF_LINES = 3_000
+BRIEF_LINE = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class BriefText:
+    """A brief ready to render: sanitised, capped Markdown source and its banner lines."""
+
+    markdown: str
+    banner: tuple[str, ...]
+
+
+def prepare_brief(text: str, notes: tuple[str, ...]) -> BriefText:
+    """Sanitise and cap a brief; say what was found."""
+    cleaned, capped = clean_and_cap(text, False, BRIEF_LINES, BRIEF_LINE)
+    banner = list(notes)
+    if cleaned.hidden:
+        banner.append(HIDDEN_BANNER.replace("file", "brief"))
+    if cleaned.controls:
+        banner.append(CONTROLS_BANNER)
+    if capped.cut_lines or capped.cut_chars:
+        banner.append(f"\u26a0 long brief: {capped.cut_lines:,} lines and {capped.cut_chars:,} characters not shown")
+    body = capped.text
+    if capped.cut_lines:
+        body += f"\n\n*\u2026 {capped.cut_lines:,} more lines not shown*\n"
+    return BriefText(body, tuple(banner))
+
+
+@dataclass(frozen=True)
+class DrawnBrief:
+    """A brief drawn for one theme: its lines and what their wrapped rows start with."""
+
+    brief: BriefText
+    theme: type[HighlightTheme]
+    lines: list[Content]
+    hangs: list[Content]
+
+
+def draw_brief(brief: BriefText, theme: type[HighlightTheme]) -> DrawnBrief:
+    """Draw a prepared brief's Markdown (worker threads)."""
+    lines, hangs = markdown_lines(brief.markdown, theme)
+    return DrawnBrief(brief, theme, lines, hangs)

@@ -1,0 +1,99 @@
+"""The panes' area: the four panes (a 2x2 grid when wide, tabs when narrow) and the Evidence strip.
+
+It knows which pane is active (the visible tab on a narrow screen, the one with focus), draws a
+rendered view into every pane, and finds the pane a widget sits in.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Container, Vertical
+from textual.widget import Widget
+
+from reviewer.ui.render.panes import Rendered
+from reviewer.ui.widgets.brief import BriefPane
+from reviewer.ui.widgets.chrome import PANE_IDS, PaneTabs
+from reviewer.ui.widgets.code import CodePane
+from reviewer.ui.widgets.evidence import EvidencePanel
+from reviewer.ui.widgets.grader import GraderPane
+from reviewer.ui.widgets.pane import Pane
+from reviewer.ui.widgets.transcript import TranscriptPane
+
+
+def pane_of(widget: Widget | None) -> Pane | None:
+    """The pane a widget sits in, or None."""
+    node = widget
+    while node is not None:
+        if isinstance(node, Pane):
+            return node
+        node = node.parent  # type: ignore[assignment]
+    return None
+
+
+class Workspace(Vertical):
+    """Tabs, the four panes and the Evidence strip."""
+
+    def __init__(self, id: str = "workspace") -> None:
+        super().__init__(id=id)
+        self.active_pane = "code"
+        """The pane shown when the screen is narrow (the one with focus)."""
+
+    def compose(self) -> ComposeResult:
+        """Tabs (narrow screens only), the panes, the strip."""
+        yield PaneTabs()
+        with Container(id="panes"):
+            yield BriefPane()
+            yield CodePane()
+            yield GraderPane()
+            yield TranscriptPane()
+        yield EvidencePanel()
+
+    def on_mount(self) -> None:
+        """Start on the Code pane."""
+        self.activate(self.active_pane)
+
+    def pane(self, pane_id: str) -> Pane:
+        """A pane by id."""
+        return self.query_one(f"#{pane_id}", Pane)
+
+    def activate(self, pane_id: str) -> None:
+        """Make a pane the visible tab (narrow screens) and the active one."""
+        self.active_pane = pane_id
+        for other in PANE_IDS:
+            self.pane(other).set_class(other == pane_id, "-active")
+        tabs = self.query_one(PaneTabs)
+        if tabs.active != f"tab-{pane_id}":
+            tabs.active = f"tab-{pane_id}"
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The tab follows focus."""
+        pane = pane_of(event.widget)
+        if pane is not None and pane.id != self.active_pane:
+            self.activate(pane.id or "code")
+
+    @on(PaneTabs.Picked)
+    def tab_clicked(self, event: PaneTabs.Picked) -> None:
+        """A tab was clicked: show that pane and focus it."""
+        target = self.pane(event.pane_id).focus_target()
+        self.screen.set_focus(target, scroll_visible=False)
+        self.activate(event.pane_id)
+
+    def stops(self) -> list[Widget]:
+        """The widgets tab moves between here, in order: each pane's views."""
+        out: list[Widget] = []
+        for pane_id in PANE_IDS:
+            out.append(self.pane(pane_id).focus_target())
+            if pane_id == "grader":
+                out.append(self.query_one("#output"))
+        return out
+
+    def show(self, rendered: Rendered, symbols: Mapping[str, str]) -> None:
+        """Put a rendered view into every pane (inside the app's ``batch_update``)."""
+        view = rendered.view
+        self.query_one(BriefPane).show(rendered)
+        self.query_one(CodePane).show(view.code, rendered.code)
+        self.query_one(GraderPane).show(view, rendered.output, symbols)
+        self.query_one(TranscriptPane).show(view, rendered.transcript)
