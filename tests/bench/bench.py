@@ -97,7 +97,7 @@ def panes(app: Any) -> tuple[Any, Any, Any, Any]:
 
 def code_shown(app: Any) -> bool:
     """The Code pane shows the selected attempt's file (or says there is none)."""
-    sel = app.selection
+    sel = app.session.selection
     code = panes(app)[1]
     token = code.token
     if token is None or (token.run_key, token.attempt, token.file, token.diff) != (sel.run_key, sel.attempt, sel.file, sel.diff):
@@ -109,17 +109,17 @@ def output_shown(app: Any) -> bool:
     """The Grader pane shows the current run's output."""
     grader = panes(app)[2]
     token = grader.token
-    return token is not None and token.run_key == app.selection.run_key and bool(grader.output_plain)
+    return token is not None and token.run_key == app.session.selection.run_key and bool(grader.output_plain)
 
 
 def ready(app: Any) -> bool:
     """The run list has rows, a failure is selected and all four panes show it."""
     from textual.widgets import Static
 
-    sel = app.selection
-    if not sel.failure_id or not app.navigator.rows:
+    sel = app.session.selection
+    if not sel.failure_id or not app.review_screen.run_list.rows:
         return False
-    detail = app.detail
+    detail = app.session.shown
     if detail is None or detail.run.key != sel.run_key:
         return False
     brief, _, _, transcript = panes(app)
@@ -165,17 +165,17 @@ async def press_keys(app: Any, presses: int) -> list[float]:
 
     from reviewer.ui.state import Target
 
-    first = app.selection
+    first = app.session.selection
     latencies: list[float] = []
     while len(latencies) < presses:
-        before = app.selection
+        before = app.session.selection
         start = time.perf_counter()
         app._driver.send_message(events.Key("j", "j"))
         try:
-            done = await until(lambda: app.selection != before and ready(app), 10)
+            done = await until(lambda: app.session.selection != before and ready(app), 10)
         except TimeoutError:  # the last failure of the folder: start again from the first
-            app.go_to(Target(first.run_key, first.failure_id))
-            await until(lambda: ready(app) and app.selection.failure_id == first.failure_id, 30)
+            app.follow(Target(first.run_key, first.failure_id))
+            await until(lambda: ready(app) and app.session.selection.failure_id == first.failure_id, 30)
             continue
         latencies.append(done - start)
         await asyncio.sleep(PRESS_GAP)
@@ -198,8 +198,8 @@ async def open_big(app: Any, failure_id: str, shown: Callable[[Any], bool]) -> t
     await asyncio.sleep(0.05)
     stall[0] = 0.0
     start = time.perf_counter()
-    app.go_to(Target(failure_id.partition("#")[0], failure_id))
-    done = await until(lambda: app.selection.failure_id == failure_id and shown(app), 60)
+    app.follow(Target(failure_id.partition("#")[0], failure_id))
+    done = await until(lambda: app.session.selection.failure_id == failure_id and shown(app), 60)
     await asyncio.sleep(0.3)
     timer.stop()
     return done - start, stall[0]
@@ -212,7 +212,7 @@ async def measure_app(root: Path, big: dict[str, str], big_root: Path | None, pr
     app = make_app(root)
     async with app.run_test(size=(200, 50)):
         out["open_s"] = await until(lambda: ready(app), 300) - start
-        counted = await until(lambda: app.counting_done, 600)
+        counted = await until(lambda: app.session.folder.counting_done, 600)
         out["count_s"] = counted - start
         await idle(app, "count")
         await idle(app, "index")  # the index cache is written once counting is done
@@ -249,7 +249,7 @@ async def measure_warm(root: Path) -> float:
 
 async def measure_big(app: Any, big: dict[str, str]) -> dict[str, float]:
     """The 20,000-line file and the 10 MB line."""
-    if app.selection.failure_id == big["bigfile"]:  # opened on it (``--folder``): time it from elsewhere
+    if app.session.selection.failure_id == big["bigfile"]:  # opened on it (``--folder``): time it from elsewhere
         await open_big(app, big["longline"], output_shown)
     bigfile, _ = await open_big(app, big["bigfile"], code_shown)
     longline, stall = await open_big(app, big["longline"], output_shown)

@@ -107,12 +107,12 @@ async def drive_app(root: Path) -> list[str]:
     app = make_app(root, reviewer="alice")
     async with app.run_test(size=(200, 50), notifications=True) as pilot:
         await settle(app, pilot)
-        if getattr(app, "git_state", None) is not None and app.git_state.info is not None:
+        if getattr(app, "git_state", None) is not None and app.session.git.info is not None:
             used += ["app: repository line", "app: provenance"]
         await press(app, pilot, "s")
         used.append("app: label")
         await press(app, pilot, "ctrl+g")
-        if any(n.title == "Committed" for n in app._notifications):
+        if any(n.title == "Committed" for n in app.notes):
             used.append("app: ctrl+g commit")
         await press(app, pilot, "k", "H")
         if type(app.screen).__name__ == "HistoryScreen":

@@ -65,15 +65,15 @@ def headless(root: Path, reviewer: str, fid: str, verdict: Verdict, clock: str |
 
 async def label(app, pilot, fid: str, key: str) -> None:  # type: ignore[no-untyped-def]
     """Go to a failure and press a labelling key."""
-    app.go_to(Target(fid.split("#")[0], fid))
+    app.follow(Target(fid.split("#")[0], fid))
     await settle(app, pilot, 3)
-    assert app.selection.failure_id == fid
+    assert app.session.selection.failure_id == fid
     await press(app, pilot, key)
 
 
 def titles(app) -> list[str]:  # type: ignore[no-untyped-def]
     """The titles of the app's notifications."""
-    return [str(n.title) for n in app._notifications]
+    return [str(n.title) for n in app.notes]
 
 
 def test_two_processes_interleaved_lose_no_label() -> None:
@@ -116,7 +116,7 @@ async def test_git_pull_while_the_app_is_open_is_merged(tmp_path: Path) -> None:
         git(mine, "pull", "-q", "--no-rebase", "origin", "main")
         app.watch_labels()
         await settle(app, pilot)
-        assert app.labels.verdict(F2) == "specification"  # the pulled label is shown
+        assert app.session.decisions.progress.verdict(F2) == "specification"  # the pulled label is shown
         await label(app, pilot, F1, "c")
         assert verdicts(mine / LABELS) == {F1: "capability", F2: "specification"}
         assert "Labels written back" not in titles(app)
@@ -139,12 +139,12 @@ async def test_git_checkout_of_an_older_labels_file_gets_this_sessions_decisions
         app.watch_labels()  # the app's 5 s watch
         await settle(app, pilot)
         assert verdicts(repo / LABELS) == {F1: "specification", F2: "capability"}
-        written_back = [n for n in app._notifications if n.title == "Labels written back"]
+        written_back = [n for n in app.notes if n.title == "Labels written back"]
         assert len(written_back) == 1 and F1 in str(written_back[0].message) and F2 in str(written_back[0].message)
         git(repo, "checkout", "--", LABELS)
         await label(app, pilot, F2, "space")  # the next save writes them back too
         assert verdicts(repo / LABELS) == {F1: "specification", F2: "deferred"}
-        assert len([n for n in app._notifications if n.title == "Labels written back"]) == 2
+        assert len([n for n in app.notes if n.title == "Labels written back"]) == 2
 
 
 @sync
@@ -170,6 +170,6 @@ async def test_a_labels_file_with_conflict_markers_is_never_written_over(tmp_pat
         assert "not saved yet" in str(app.review_screen.query_one("#status").content)
         assert (repo / LABELS).read_bytes() == conflicted
         git(repo, "checkout", "--theirs", "--", LABELS)  # resolved by taking the laptop's file
-        app.retry_unsaved()
+        app.watch_labels()
         await settle(app, pilot)
         assert verdicts(repo / LABELS) == {F1: "specification", F2: "specification"}

@@ -142,18 +142,18 @@ async def test_the_app_shows_the_fault_keeps_the_decision_and_saves_it_after(
             before = fault.file.read_bytes()
             fault.arm()
             await press(app, pilot, "c")
-            assert app.labels.verdict(f"s1/{second}") == "capability"  # kept in memory, shown
+            assert app.session.decisions.progress.verdict(f"s1/{second}") == "capability"  # kept in memory, shown
             assert "1 decision(s) not saved yet" in str(app.review_screen.query_one("#status").content)
-            shown = [n for n in app._notifications if "not saved" in (n.title or "")]
+            shown = [n for n in app.notes if "not saved" in (n.title or "")]
             assert shown and REASONS[fault.name] in str(shown[-1].message)
             assert saved_copy(fault).read_bytes() == before
-            app.retry_unsaved()
-            assert app.labeller.labels.pending_count() == 1  # the fault is still there
+            app.watch_labels()
+            assert app.session.labeller.labels.pending_count() == 1  # the fault is still there
             fault.clear()
-            app.retry_unsaved()
+            app.watch_labels()
             await settle(app, pilot)
             assert on_disk(fault.file, "s1") == {first: "specification", second: "capability"}
             assert "not saved yet" not in str(app.review_screen.query_one("#status").content)
-            assert any(n.title == "Saved" for n in app._notifications)
+            assert any(n.title == "Saved" for n in app.notes)
     finally:
         fault.close()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from textual.content import Content
 from uihelp import make_app, press, settle, sync
 
-from reviewer.ui.markdown_lines import markdown_lines
+from reviewer.ui.render.markdown import markdown_lines
 from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.widgets.text_view import fold
 

@@ -68,7 +68,7 @@ async def test_near_miss_shows_expected_and_printed_side_by_side(corpus: Path) -
     app = make_app(corpus, start_failure=CONNECTED, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.failure_id == CONNECTED
+        assert app.session.selection.failure_id == CONNECTED
         text = evidence_text(app)
         assert "near-miss: expected 'yes' \u00b7 printed 'true' (vocabulary: true for yes)" in text
         assert "\u2717 literal   'yes'  not stated in the brief" in text
@@ -86,7 +86,7 @@ async def test_unstated_demand_is_evidence_not_a_label(corpus: Path) -> None:
         assert "1 not stated" in text.split("\n")[0]
         assert "evidence towards specification" in text and "not a label" in text
         assert "near-miss" not in text
-        assert app.labels.label(ZERO) is None and on_disk(corpus, "pounce-2026-11") == {}
+        assert app.session.decisions.progress.label(ZERO) is None and on_disk(corpus, "pounce-2026-11") == {}
 
 
 @sync
@@ -99,16 +99,16 @@ async def test_wrong_numeral_is_no_near_miss_and_the_strip_follows_j_k(corpus: P
         assert "11 input-bound values: 'IV', 'IX', 'XIX', 'XLIV', \u2026 7 more" in text
         panel = app.review_screen.query_one(EvidencePanel)
         await press(app, pilot, "j")
-        assert app.selection.failure_id != NUMERAL
-        assert panel.failure_id == app.selection.failure_id and panel.evidence is not None
-        assert panel.evidence.failure_id == app.selection.failure_id
+        assert app.session.selection.failure_id != NUMERAL
+        assert panel.failure_id == app.session.selection.failure_id and panel.evidence is not None
+        assert panel.evidence.failure_id == app.session.selection.failure_id
         await press(app, pilot, "k")
         assert panel.evidence is not None and panel.evidence.failure_id == NUMERAL
         await press(app, pilot, "v")
         assert not panel.display
         await press(app, pilot, "j", "v")
         assert panel.display and panel.evidence is not None
-        assert panel.evidence.failure_id == app.selection.failure_id
+        assert panel.evidence.failure_id == app.session.selection.failure_id
 
 
 @sync
@@ -144,16 +144,16 @@ async def test_cluster_walk_label_after_confirmation_and_undo(corpus: Path) -> N
         # enter: j/k now walk only this cluster, and the status line says so
         await press(app, pilot, "enter")
         assert app.screen is app.review_screen
-        assert app.selection.failure_id == cluster.failure_ids[0]
+        assert app.session.selection.failure_id == cluster.failure_ids[0]
         assert "cluster 1/2" in status(app)
         await press(app, pilot, "j")
-        assert app.selection.failure_id == cluster.failure_ids[1] and "cluster 2/2" in status(app)
+        assert app.session.selection.failure_id == cluster.failure_ids[1] and "cluster 2/2" in status(app)
         await press(app, pilot, "j")
-        assert app.selection.failure_id == cluster.failure_ids[1]  # the end of the cluster
+        assert app.session.selection.failure_id == cluster.failure_ids[1]  # the end of the cluster
         await press(app, pilot, "k")
-        assert app.selection.failure_id == cluster.failure_ids[0]
+        assert app.session.selection.failure_id == cluster.failure_ids[0]
         await press(app, pilot, "C", "x", "escape")
-        assert app.cluster_filter is None and "cluster" not in status(app)
+        assert app.session.walking.cluster is None and "cluster" not in status(app)
 
 
 @sync
@@ -169,17 +169,17 @@ async def test_cluster_label_counts_in_the_status_and_advances_within_the_cluste
         screen.table.move_cursor(row=index)
         await press(app, pilot, "enter")
         await press(app, pilot, "c")  # a plain label moves on inside the cluster
-        assert app.selection.failure_id == cluster.failure_ids[1]
+        assert app.session.selection.failure_id == cluster.failure_ids[1]
         await press(app, pilot, "C")
         screen = app.screen
         assert isinstance(screen, ClustersScreen)
         await press(app, pilot, "s", "y", "escape")
         assert set(on_disk_all(corpus)) >= set(cluster.failure_ids)
-        assert all(app.labels.verdict(fid) == "specification" for fid in cluster.failure_ids)
+        assert all(app.session.decisions.progress.verdict(fid) == "specification" for fid in cluster.failure_ids)
         assert f"{cluster.size}/43 labelled" in status(app)
         await press(app, pilot, "u")
-        assert app.labels.verdict(cluster.failure_ids[0]) == "capability"  # back to before the cluster label
-        assert all(app.labels.label(fid) is None for fid in cluster.failure_ids[1:])
+        assert app.session.decisions.progress.verdict(cluster.failure_ids[0]) == "capability"  # back to before the cluster label
+        assert all(app.session.decisions.progress.label(fid) is None for fid in cluster.failure_ids[1:])
 
 
 def on_disk_all(folder: Path) -> dict[str, str]:
@@ -227,7 +227,7 @@ async def test_hostile_text_in_evidence_and_clusters_shows_literally(tmp_path: P
     app = make_app(root, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.failure_id
+        assert app.session.selection.failure_id
         text = evidence_text(app)
         assert HOSTILE_SHOWN in text
         assert "\x1b" not in text and "\x07" not in text

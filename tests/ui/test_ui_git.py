@@ -95,7 +95,7 @@ def checks(app) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def messages(app) -> list[str]:  # type: ignore[no-untyped-def]
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in app.notes]
 
 
 async def settle_git(app, pilot) -> None:  # type: ignore[no-untyped-def]
@@ -154,7 +154,7 @@ async def test_outside_git_the_app_works_with_no_git_ui(basic: Path) -> None:
         assert (basic / "s1" / "labels" / "alice.toml").exists()
         assert messages(app)[-2:] == ["Commit: this sessions folder is not in a git repository.",
                                       "History: this sessions folder is not in a git repository."]
-        assert not any(n.severity == "error" for n in app._notifications)
+        assert not any(n.severity == "error" for n in app.notes)
 
 
 @sync
@@ -167,23 +167,23 @@ async def test_disagreements_mode_walks_exactly_the_failures_reviewers_differ_on
         expected = [d.failure_id for d in disagreements(basic, ["s1", "s2"])]
         assert expected == [F2, F3]
         await press(app, pilot, "D")
-        walked = [app.selection.failure_id]
+        walked = [app.session.selection.failure_id]
         assert "disagreements 1 of 2" in status(app)
         for _ in range(3):
             await press(app, pilot, "j")
-            if app.selection.failure_id != walked[-1]:
-                walked.append(app.selection.failure_id)
+            if app.session.selection.failure_id != walked[-1]:
+                walked.append(app.session.selection.failure_id)
         assert walked == expected
         assert "disagreements 2 of 2" in status(app)
         lines = checks(app)
         assert any("bob: \u25b2 capability \u2014 prints true [b]not[/b] yes" in ln for ln in lines)
         assert any("alice (you): \u25c6 specification" in ln for ln in lines)
         await press(app, pilot, "k")
-        assert app.selection.failure_id == F2
+        assert app.session.selection.failure_id == F2
         await press(app, pilot, "D", "j")
-        assert app.selection.failure_id == F3  # every failure again: F2's next one
+        assert app.session.selection.failure_id == F3  # every failure again: F2's next one
         await press(app, pilot, "j")
-        assert app.selection.failure_id == F4
+        assert app.session.selection.failure_id == F4
         assert "disagreements" not in status(app)
 
 
@@ -193,16 +193,16 @@ async def test_blind_mode_hides_the_other_verdict_until_labelled_and_r_reveals(b
     app = make_app(basic, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.failure_id == F1
+        assert app.session.selection.failure_id == F1
         assert not any("bob" in ln for ln in checks(app))
         assert any("others: 1 other verdict hidden until you label this" in ln for ln in checks(app))
         await press(app, pilot, "r")
         assert any("bob: \u25b2 capability \u2014 bob's [@click=app.quit]note[/]" in ln for ln in checks(app))
         await press(app, pilot, "j")
-        assert app.selection.failure_id == F2
+        assert app.session.selection.failure_id == F2
         assert not any("bob" in ln for ln in checks(app))
         await press(app, pilot, "c", "k")  # label F2 (moves on), come back
-        assert app.selection.failure_id == F2
+        assert app.session.selection.failure_id == F2
         assert any("bob: \u25c6 specification" in ln for ln in checks(app))
     seeing = make_app(basic, reviewer="carol", settings=Settings(blind=False))
     async with seeing.run_test(size=(200, 50)) as pilot:
@@ -222,7 +222,7 @@ async def test_adjudication_is_saved_committed_and_exported_as_final(tmp_path: P
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "D")
-        assert app.selection.failure_id == F3
+        assert app.session.selection.failure_id == F3
         await press(app, pilot, "A")
         assert isinstance(app.screen, AdjudicateScreen)
         assert isinstance(app.screen.focused, RadioSet)
@@ -261,7 +261,7 @@ async def test_history_lists_who_set_which_verdict_in_which_commit(tmp_path: Pat
         await settle(app, pilot)
         second = git(repo, "rev-parse", "--short=7", "HEAD").strip()
         await press(app, pilot, "k")
-        assert app.selection.failure_id == F1
+        assert app.session.selection.failure_id == F1
         await press(app, pilot, "H")
         screen = app.screen
         assert isinstance(screen, HistoryScreen)

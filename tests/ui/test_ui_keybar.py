@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from textual.binding import Binding
-from uihelp import make_app, press, settle, sync
+from uihelp import warning_bar, make_app, press, settle, sync
 
 from reviewer.store.config import load_settings
 from reviewer.ui.bindings import DEFAULT_KEYS, TABLE
@@ -69,15 +69,15 @@ async def test_the_bar_lists_every_footer_key_and_a_click_presses_it(basic: Path
         assert rendered.startswith(" ^q Quit  j k failure  sc label  n Note")
         assert rendered.rstrip().endswith("\u258f^p palette") and len(rendered) == 200
         bar = app.review_screen.query_one(KeyBar)
-        first = app.selection.failure_id
+        first = app.session.selection.failure_id
         j = next(i for i in bar.items if i.key == "j")
         await pilot.click(KeyBar, offset=(j.start, 0))
         await settle(app, pilot, 3)
-        assert app.selection.failure_id != first
+        assert app.session.selection.failure_id != first
         k = next(i for i in bar.items if i.key == "k")
         await pilot.click(KeyBar, offset=(k.start, 0))
         await settle(app, pilot, 3)
-        assert app.selection.failure_id == first
+        assert app.session.selection.failure_id == first
         help_key = next(i for i in bar.items if i.key == "question_mark")
         await pilot.click(KeyBar, offset=(help_key.end - 2, 0))  # on the word "Help"
         await settle(app, pilot, 3)
@@ -110,12 +110,12 @@ async def test_the_bar_follows_remapped_keys_and_the_warning_bar(basic: Path) ->
     app = make_app(basic, reviewer="ana", keymap=settings.keys, settings=settings, warnings=warnings)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.warning_bar is not None
+        assert warning_bar(app) is not None
         text = bar_text(app)
         assert " N Note " in text and " n Note " not in text
         assert "Dismiss warning" in text
         await press(app, pilot, "ctrl+w")
-        assert app.warning_bar is None
+        assert warning_bar(app) is None
         assert "Dismiss warning" not in bar_text(app)
 
 

@@ -32,15 +32,15 @@ async def test_s_then_c_saves_two_labels_and_moves_on(basic: Path) -> None:
     app = make_app(basic, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        first = app.selection.failure_id
+        first = app.session.selection.failure_id
         assert first == "s1/roman-go--model-a#heldout:TestToRoman"
         await press(app, pilot, "s")
         assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}
-        second = app.selection.failure_id
+        second = app.session.selection.failure_id
         assert second == "s1/roman-go--model-a#heldout:TestRoundTrip"
         await press(app, pilot, "c")
         assert on_disk(basic, "s1")["roman-go--model-a#heldout:TestRoundTrip"] == "capability"
-        assert app.selection.run_key == "s2/connected--model-a"  # on to the next run's unlabelled failure
+        assert app.session.selection.run_key == "s2/connected--model-a"  # on to the next run's unlabelled failure
         assert "2/6 labelled" in status(app)
         nav = app.review_screen.query_one(RunNavigator)
         row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
@@ -48,7 +48,7 @@ async def test_s_then_c_saves_two_labels_and_moves_on(basic: Path) -> None:
     again = make_app(basic, reviewer="alice")
     async with again.run_test(size=(200, 50)) as pilot:
         await settle(again, pilot)
-        assert again.selection.failure_id == "s2/connected--model-a#oracle:connected"
+        assert again.session.selection.failure_id == "s2/connected--model-a#oracle:connected"
         await press(again, pilot, "K", "K")
         checks = again.review_screen.query_one("#checks", TextView).plain_lines()
         assert any("\u25c6 specification" in line for line in checks)
@@ -63,13 +63,13 @@ async def test_undo_clear_and_defer(basic: Path) -> None:
         await press(app, pilot, "s", "c")
         await press(app, pilot, "u")
         assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}
-        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
+        assert app.session.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
         await press(app, pilot, "ctrl+z")
         assert on_disk(basic, "s1") == {}
-        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestToRoman"
+        assert app.session.selection.failure_id == "s1/roman-go--model-a#heldout:TestToRoman"
         await press(app, pilot, "space")
         assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "deferred"}
-        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
+        assert app.session.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
         assert "0/6 labelled" in status(app)  # deferred counts as unlabelled
         await press(app, pilot, "k")
         assert "\u2026 deferred" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]
@@ -77,7 +77,7 @@ async def test_undo_clear_and_defer(basic: Path) -> None:
         assert on_disk(basic, "s1") == {}
         await press(app, pilot, "space", "F", "F", "F")
         nav = app.review_screen.query_one(RunNavigator)
-        assert nav.filter.value == "deferred" and nav.order == ["s1/roman-go--model-a"]
+        assert nav.listing.filter.value == "deferred" and nav.order == ["s1/roman-go--model-a"]
 
 
 @sync
@@ -85,24 +85,24 @@ async def test_note_and_tags_are_saved_with_the_label(basic: Path) -> None:
     app = make_app(basic, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        fid = app.selection.failure_id
+        fid = app.session.selection.failure_id
         await press(app, pilot, "n")
         assert isinstance(app.screen, NoteScreen)
         app.screen.query_one(TextArea).insert("the brief never says IV\nsecond line")
         await press(app, pilot, "ctrl+s")
-        lab = app.labels.label(fid)
+        lab = app.session.decisions.progress.label(fid)
         assert lab is not None and lab.note == "the brief never says IV\nsecond line" and lab.verdict.value == "deferred"
         await press(app, pilot, "t")
         assert isinstance(app.screen, TagsScreen)
         tags = app.screen.query_one(SelectionList)
         await press(app, pilot, "space", "down", "space", "enter")
-        assert app.labels.label(fid).tags == tuple(app.vocabulary[:2])
+        assert app.session.decisions.progress.label(fid).tags == tuple(app.session.vocabulary[:2])
         assert tags is not None
         await press(app, pilot, "s")
-        lab = app.labels.label(fid)
+        lab = app.session.decisions.progress.label(fid)
         assert lab.verdict.value == "specification" and lab.note.startswith("the brief") and len(lab.tags) == 2
     text = (basic / "s1" / "labels" / "alice.toml").read_text()
-    assert "the brief never says IV" in text and app.vocabulary[0] in text
+    assert "the brief never says IV" in text and app.session.vocabulary[0] in text
 
 
 @sync
@@ -114,11 +114,11 @@ async def test_a_failed_save_is_kept_and_saved_when_the_fault_is_gone(basic: Pat
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "s")
-        assert app.labels.label("s1/roman-go--model-a#heldout:TestToRoman").verdict.value == "specification"
+        assert app.session.decisions.progress.label("s1/roman-go--model-a#heldout:TestToRoman").verdict.value == "specification"
         assert "not saved yet" in status(app)
-        assert any("not saved" in (n.title or "") for n in app._notifications)
+        assert any("not saved" in (n.title or "") for n in app.notes)
         shutil.rmtree(labels_dir / "alice.toml")
-        app.retry_unsaved()
+        app.watch_labels()
         await settle(app, pilot)
         assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}
         assert "not saved yet" not in status(app)

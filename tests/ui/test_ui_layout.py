@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 
+from reviewer.ui.widgets.workspace import pane_of
 from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
 from reviewer.ui.screens.annotate import NoteScreen
 from reviewer.ui.screens.errors import ErrorsScreen
@@ -22,7 +23,7 @@ TITLES = {"brief": "Brief", "code": "Code", "grader": "Grader", "transcript": "T
 
 def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
     """Messages notified so far."""
-    return [n.message for n in app._notifications]
+    return [n.message for n in app.notes]
 
 
 @sync
@@ -55,7 +56,7 @@ async def test_narrow_screen_reaches_every_pane_with_tab_and_the_tab_follows(bas
         reached = []
         for _ in range(5):  # brief, code, checks, output, transcript
             await press(app, pilot, "tab")
-            pane = screen.pane_of(app.focused)
+            pane = pane_of(app.focused)
             assert pane is not None, (app.focused, reached)
             assert pane.region.width > 30 and pane.region.height > 5
             assert tabs.active == f"tab-{pane.id}"
@@ -66,7 +67,7 @@ async def test_narrow_screen_reaches_every_pane_with_tab_and_the_tab_follows(bas
         await press(app, pilot, "tab")
         assert isinstance(app.focused, RunNavigator)
         await press(app, pilot, "shift+tab")
-        assert screen.pane_of(app.focused).id == "transcript"  # type: ignore[union-attr]
+        assert pane_of(app.focused).id == "transcript"  # type: ignore[union-attr]
         code_lines = screen.query_one(CodePane).view.plain_lines()
         assert any("IIII" in line for line in code_lines)
 
@@ -79,9 +80,9 @@ async def test_clicking_a_tab_shows_that_pane(basic: Path) -> None:
         await pilot.click("#tab-grader")
         await settle(app, pilot)
         screen = app.review_screen
-        assert screen.active_pane == "grader"
+        assert screen.workspace.active_pane == "grader"
         assert screen.query_one("#grader").region.height > 5
-        assert screen.pane_of(app.focused).id == "grader"  # type: ignore[union-attr]
+        assert pane_of(app.focused).id == "grader"  # type: ignore[union-attr]
 
 
 @sync
@@ -105,7 +106,7 @@ async def test_toggle_navigator(basic: Path) -> None:
         nav = app.review_screen.query_one(NavigatorPanel)
         await press(app, pilot, "ctrl+b")
         assert not nav.display
-        assert app.review_screen.pane_of(app.focused) is not None
+        assert pane_of(app.focused) is not None
         await press(app, pilot, "ctrl+b")
         assert nav.display
 
@@ -135,24 +136,24 @@ async def test_filter_cycles_failing_unlabelled_deferred_all(basic: Path) -> Non
         nav = app.review_screen.query_one(RunNavigator)
         assert len(nav.order) == 5
         assert "2/6 labelled" in str(app.review_screen.query_one("#status", Static).content)
-        assert app.selection.run_key == "s2/connected--model-a"  # opens at the first unlabelled failure
+        assert app.session.selection.run_key == "s2/connected--model-a"  # opens at the first unlabelled failure
         row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
         assert nav.row_text(row).rstrip().endswith("\u2713 done")
         await press(app, pilot, "K", "K")
-        assert app.selection.run_key == "s1/roman-go--model-a"
+        assert app.session.selection.run_key == "s1/roman-go--model-a"
         assert "\u25b2 capability" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]
         await press(app, pilot, "F")
-        assert nav.filter.value == "failing"
+        assert nav.listing.filter.value == "failing"
         assert nav.order == ["s1/roman-go--model-a", "s2/connected--model-a", "s2/connected--model-c"]
         await press(app, pilot, "F")
-        assert nav.filter.value == "unlabelled"
+        assert nav.listing.filter.value == "unlabelled"
         assert nav.order == ["s2/connected--model-a", "s2/connected--model-c"]
         await press(app, pilot, "j")
-        assert app.selection.run_key == "s2/connected--model-a"
+        assert app.session.selection.run_key == "s2/connected--model-a"
         await press(app, pilot, "F")
-        assert nav.filter.value == "deferred" and nav.order == []
+        assert nav.listing.filter.value == "deferred" and nav.order == []
         await press(app, pilot, "F")
-        assert nav.filter.value == "all" and len(nav.order) == 5
+        assert nav.listing.filter.value == "all" and len(nav.order) == 5
 
 
 @sync
@@ -167,11 +168,11 @@ async def test_search_filters_runs_and_escape_clears(basic: Path) -> None:
         await pilot.pause(0.3)
         await settle(app, pilot)
         assert nav.order == ["s2/connected--model-c"]
-        assert app.selection.run_key == "s1/roman-go--model-a"  # typing j/k letters did not navigate
+        assert app.session.selection.run_key == "s1/roman-go--model-a"  # typing j/k letters did not navigate
         await press(app, pilot, "enter")
         assert isinstance(app.focused, RunNavigator)
         await press(app, pilot, "j")
-        assert app.selection.run_key == "s2/connected--model-c"
+        assert app.session.selection.run_key == "s2/connected--model-c"
         await press(app, pilot, "slash", "escape")
         assert len(nav.order) == 5
 
@@ -231,9 +232,9 @@ async def test_keymap_remaps_by_id_and_help_follows(basic: Path) -> None:
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "j")
-        assert app.selection.failure_id.endswith("TestToRoman")
+        assert app.session.selection.failure_id.endswith("TestToRoman")
         await press(app, pilot, "g")
-        assert app.selection.failure_id.endswith("TestRoundTrip")
+        assert app.session.selection.failure_id.endswith("TestRoundTrip")
         await press(app, pilot, "question_mark")
         text = str(app.screen.query_one("#help-text", Static).content)
         line = next(ln for ln in text.splitlines() if "next-failure" in ln)
@@ -250,7 +251,7 @@ async def test_command_palette_runs_binding_actions(basic: Path) -> None:
         await pilot.pause(0.5)
         await press(app, pilot, "enter")
         await settle(app, pilot)
-        assert app.selection.failure_id.endswith("TestRoundTrip")
+        assert app.session.selection.failure_id.endswith("TestRoundTrip")
 
 
 @sync
@@ -287,4 +288,4 @@ async def test_theme_change_repaints_without_errors(basic: Path) -> None:
         await press(app, pilot, "j", "d")
         app.theme = "textual-dark"
         await settle(app, pilot)
-        assert app.is_running and app.selection.diff
+        assert app.is_running and app.session.selection.diff

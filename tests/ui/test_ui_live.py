@@ -41,16 +41,16 @@ async def test_a_run_written_while_open_appears_and_the_place_stays(basic: Path)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "j")
-        before = app.selection
-        nav = app.navigator
+        before = app.session.selection
+        nav = app.review_screen.run_list
         assert before.failure_id
         write_run(basic, "s1", "aardvark--model-z", "aardvark", [{"key": "TestNew", "status": "fail", "message": "new"}])
         took = await wait_for(app, pilot, lambda: "s1/aardvark--model-z" in nav.order)
         assert took < 8
-        assert app.selection == before
+        assert app.session.selection == before
         assert nav.rows[nav.cursor].key == before.run_key and nav.current == before.run_key
-        await wait_for(app, pilot, lambda: app.failure_ids.get("s1/aardvark--model-z") is not None)
-        assert app.failure_ids["s1/aardvark--model-z"] == ("s1/aardvark--model-z#heldout:TestNew",)
+        await wait_for(app, pilot, lambda: app.session.folder.failure_ids.get("s1/aardvark--model-z") is not None)
+        assert app.session.folder.failure_ids["s1/aardvark--model-z"] == ("s1/aardvark--model-z#heldout:TestNew",)
         assert app.is_running
 
 
@@ -61,17 +61,17 @@ async def test_runs_added_above_keep_the_current_run_on_its_screen_line(basic: P
     app = make_app(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        nav = app.navigator
-        app.open_run("s2/zebra-29--model-z")
+        nav = app.review_screen.run_list
+        app.follow(app.session.open_run("s2/zebra-29--model-z"), "open")
         await settle(app, pilot)
-        before = app.selection
+        before = app.session.selection
         top = int(nav.scroll_offset.y)
         line = nav.cursor - top
         assert top > 0 and before.failure_id
         for i in range(3):
             write_run(basic, "s1", f"aardvark-{i}--model-z", f"aardvark-{i}", [{"key": "TestNew", "status": "fail"}])
         await wait_for(app, pilot, lambda: "s1/aardvark-2--model-z" in nav.order)
-        assert app.selection == before and nav.rows[nav.cursor].key == before.run_key
+        assert app.session.selection == before and nav.rows[nav.cursor].key == before.run_key
         assert nav.cursor - int(nav.scroll_offset.y) == line and int(nav.scroll_offset.y) > top
 
 
@@ -81,17 +81,17 @@ async def test_a_changed_current_run_reloads_and_keeps_its_failure(basic: Path) 
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         run_key = "s2/connected--model-a"
-        app.open_run(run_key)
+        app.follow(app.session.open_run(run_key), "open")
         await settle(app, pilot)
         await press(app, pilot, "j")
-        before = app.selection
+        before = app.session.selection
         assert before.failure_id == f"{run_key}#oracle:path"
         manifest = basic / "s2" / "runs" / "connected--model-a" / "run.toml"
         manifest.write_text(manifest.read_text().replace('key = "connected"', 'key = "connected2"'))
-        await wait_for(app, pilot, lambda: app.detail is not None and any(
-            f.check.key == "connected2" for f in app.detail.failures))
-        assert app.selection == before
-        assert app.failure_ids[run_key] == (f"{run_key}#oracle:connected2", f"{run_key}#oracle:path")
+        await wait_for(app, pilot, lambda: app.session.shown is not None and any(
+            f.check.key == "connected2" for f in app.session.shown.failures))
+        assert app.session.selection == before
+        assert app.session.folder.failure_ids[run_key] == (f"{run_key}#oracle:connected2", f"{run_key}#oracle:path")
         manifest.write_text(manifest.read_text().replace('key = "path"', 'key = "path2"'))
-        await wait_for(app, pilot, lambda: app.selection.failure_id != before.failure_id)
-        assert app.selection.run_key == run_key and app.selection.failure_id == f"{run_key}#oracle:connected2"
+        await wait_for(app, pilot, lambda: app.session.selection.failure_id != before.failure_id)
+        assert app.session.selection.run_key == run_key and app.session.selection.failure_id == f"{run_key}#oracle:connected2"

@@ -38,20 +38,20 @@ async def test_opens_at_first_failure_and_j_k_walk_across_runs(basic: Path) -> N
     app = make_app(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.failure_id == FAILURES[0]
+        assert app.session.selection.failure_id == FAILURES[0]
         assert "failure 1 of 6" in status(app)
-        seen = [app.selection.failure_id]
+        seen = [app.session.selection.failure_id]
         for _ in range(5):
             await press(app, pilot, "j")
-            seen.append(app.selection.failure_id)
+            seen.append(app.session.selection.failure_id)
         assert seen == FAILURES
         assert "failure 6 of 6" in status(app)
         await press(app, pilot, "j")
-        assert app.selection.failure_id == FAILURES[-1]
+        assert app.session.selection.failure_id == FAILURES[-1]
         back = []
         for _ in range(5):
             await press(app, pilot, "k")
-            back.append(app.selection.failure_id)
+            back.append(app.session.selection.failure_id)
         assert back == FAILURES[-2::-1]
 
 
@@ -61,15 +61,15 @@ async def test_J_K_step_runs_including_passing_ones(basic: Path) -> None:
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "J")
-        assert app.selection.run_key == "s1/roman-go--model-b"
-        assert app.selection.failure_id == ""
+        assert app.session.selection.run_key == "s1/roman-go--model-b"
+        assert app.session.selection.failure_id == ""
         await press(app, pilot, "J")
-        assert app.selection.run_key == "s2/connected--model-a"
-        assert app.selection.failure_id == FAILURES[2]
+        assert app.session.selection.run_key == "s2/connected--model-a"
+        assert app.session.selection.failure_id == FAILURES[2]
         await press(app, pilot, "K", "K")
-        assert app.selection.run_key == "s1/roman-go--model-a"
+        assert app.session.selection.run_key == "s1/roman-go--model-a"
         await press(app, pilot, "j")
-        assert app.selection.failure_id == FAILURES[1]
+        assert app.session.selection.failure_id == FAILURES[1]
 
 
 @sync
@@ -77,7 +77,7 @@ async def test_failure_option_opens_there(basic: Path) -> None:
     app = make_app(basic, start_failure=FAILURES[3])
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.failure_id == FAILURES[3]
+        assert app.session.selection.failure_id == FAILURES[3]
         assert "failure 4 of 6" in status(app)
         grader = app.review_screen.query_one(GraderPane)
         marked = grader.checks_view.marked
@@ -89,8 +89,8 @@ async def test_unknown_failure_is_reported_and_first_failure_opened(basic: Path)
     app = make_app(basic, start_failure="s1/nope#heldout:TestX")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.failure_id == FAILURES[0]
-        messages = [n.message for n in app._notifications]
+        assert app.session.selection.failure_id == FAILURES[0]
+        messages = [n.message for n in app.notes]
         assert any("Unknown failure id" in m and "s1/nope#heldout:TestX" in m for m in messages)
 
 
@@ -100,24 +100,24 @@ async def test_attempts_files_and_diff(basic: Path) -> None:
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         code = app.review_screen.query_one(CodePane)
-        assert app.selection.attempt == 3 and app.selection.file == "roman.go"
+        assert app.session.selection.attempt == 3 and app.session.selection.file == "roman.go"
         assert "attempt 3/3" in header(app, "code")
         assert any('"IIII"' in line for line in code.view.plain_lines())
         await press(app, pilot, "left_square_bracket")
-        assert app.selection.attempt == 2 and app.selection.file == "roman/roman.go"
+        assert app.session.selection.attempt == 2 and app.session.selection.file == "roman/roman.go"
         assert "outside expected folder" in header(app, "code")
         await press(app, pilot, "left_square_bracket")
-        assert app.selection.attempt == 1 and app.selection.file == "roman.go"
+        assert app.session.selection.attempt == 1 and app.session.selection.file == "roman.go"
         assert "outside expected folder" not in header(app, "code")
         await press(app, pilot, "f")
-        assert app.selection.file == "roman_test.go"
+        assert app.session.selection.file == "roman_test.go"
         assert any("func TestX" in line for line in code.view.plain_lines())
         await press(app, pilot, "f")
-        assert app.selection.file == "roman.go"
+        assert app.session.selection.file == "roman.go"
         await press(app, pilot, "right_square_bracket", "right_square_bracket")
-        assert app.selection.attempt == 3
+        assert app.session.selection.attempt == 3
         await press(app, pilot, "d")
-        assert app.selection.diff
+        assert app.session.selection.diff
         lines = code.view.plain_lines()
         assert "diff" in header(app, "code")
         assert any(line.startswith("+++") for line in lines)
@@ -127,9 +127,9 @@ async def test_attempts_files_and_diff(basic: Path) -> None:
         await press(app, pilot, "right_square_bracket")
         # attempt 2 has roman/roman.go only; attempt 3's roman.go diffs against... back to attempt 3
         await press(app, pilot, "right_square_bracket")
-        assert app.selection.attempt == 3 and app.selection.diff
+        assert app.session.selection.attempt == 3 and app.session.selection.diff
         await press(app, pilot, "d")
-        assert not app.selection.diff
+        assert not app.session.selection.diff
         assert not any(line.startswith("+++") for line in code.view.plain_lines())
 
 
@@ -140,7 +140,7 @@ async def test_diff_against_previous_attempt_of_same_path(basic: Path) -> None:
         await settle(app, pilot)
         await press(app, pilot, "left_square_bracket", "left_square_bracket", "right_square_bracket")
         # attempt 2 has roman/roman.go; attempt 1 has no such path
-        assert app.selection.file == "roman/roman.go"
+        assert app.session.selection.file == "roman/roman.go"
         await press(app, pilot, "d")
         lines = app.review_screen.query_one(CodePane).view.plain_lines()
         assert '+\treturn "I"'.replace("\t", "    ") in lines
@@ -151,17 +151,17 @@ async def test_transcript_steps_move_the_code_attempt(basic: Path) -> None:
     app = make_app(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.selection.turn == 5
+        assert app.session.selection.turn == 5
         assert "turn 6/6" in header(app, "transcript")
+        await press(app, pilot, "h")  # a nudge shows the attempt it answered, from either side
+        assert app.session.selection.turn == 4 and app.session.selection.attempt == 2
         await press(app, pilot, "h")
-        assert app.selection.turn == 4 and app.selection.attempt == 3
-        await press(app, pilot, "h")
-        assert app.selection.turn == 3 and app.selection.attempt == 2
-        assert app.selection.file == "roman/roman.go"
+        assert app.session.selection.turn == 3 and app.session.selection.attempt == 2
+        assert app.session.selection.file == "roman/roman.go"
         await press(app, pilot, "h", "h")
-        assert app.selection.turn == 1 and app.selection.attempt == 1
+        assert app.session.selection.turn == 1 and app.session.selection.attempt == 1
         await press(app, pilot, "l", "l", "l")
-        assert app.selection.turn == 4 and app.selection.attempt == 2
+        assert app.session.selection.turn == 4 and app.session.selection.attempt == 2
         view = app.review_screen.query_one(TranscriptPane).view
         assert view.marked is not None
         assert "carry on" in view.plain_lines()[view.marked]
@@ -188,16 +188,16 @@ async def test_mouse_clicks_pick_run_check_and_turn(basic: Path) -> None:
         row = next(i for i, r in enumerate(nav.rows) if r.key == "s2/connected--model-c")
         await pilot.click(RunNavigator, offset=(6, row))
         await settle(app, pilot)
-        assert app.selection.failure_id == FAILURES[4]
+        assert app.session.selection.failure_id == FAILURES[4]
         checks = app.review_screen.query_one("#checks", TextView)
         line = next(i for i, text in enumerate(checks.plain_lines()) if "edges" in text)
         await pilot.click(checks, offset=(4, line))
         await settle(app, pilot)
-        assert app.selection.failure_id == FAILURES[5]
+        assert app.session.selection.failure_id == FAILURES[5]
         transcript = app.review_screen.query_one("#transcript-view", TextView)
         await pilot.click(transcript, offset=(4, 0))
         await settle(app, pilot)
-        assert app.selection.turn == 0
+        assert app.session.selection.turn == 0
 
 
 @sync

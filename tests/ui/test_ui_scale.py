@@ -15,12 +15,12 @@ async def test_a_hundred_thousand_runs() -> None:
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         nav = app.review_screen.query_one(RunNavigator)
-        assert len(nav.order) == 100_000 and len(app.failure_ids) == 100_000
-        assert app.selection.run_key == "s0/run-000001"
+        assert len(nav.order) == 100_000 and len(app.session.folder.failure_ids) == 100_000
+        assert app.session.selection.run_key == "s0/run-000001"
         await press(app, pilot, "j", "J", "J")
-        assert app.selection.run_key == "s0/run-000004"
+        assert app.session.selection.run_key == "s0/run-000004"
         await press(app, pilot, "end")
-        assert app.selection.run_key == "s9/run-099999"
+        assert app.session.selection.run_key == "s9/run-099999"
         assert nav.scroll_offset.y > 100_000
         await press(app, pilot, "F")
         assert len(nav.order) == 66_666
@@ -30,5 +30,5 @@ async def test_a_hundred_thousand_runs() -> None:
         await settle(app, pilot)
         assert 0 < len(nav.order) < 20_000
         await press(app, pilot, "enter", "home", "j")
-        assert "model-3" in app.selection.run_key or app.runs_by_key[app.selection.run_key].model == "model-3"
+        assert "model-3" in app.session.selection.run_key or app.session.folder.runs_by_key[app.session.selection.run_key].model == "model-3"
         assert app.is_running

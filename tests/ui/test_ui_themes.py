@@ -11,7 +11,7 @@ from typing import Any
 
 from pygments.lexers import get_lexer_by_name
 from textual.color import Color
-from uihelp import make_app, press, settle, sync
+from uihelp import warning_bar, make_app, press, settle, sync
 
 from reviewer.store.config import load_settings
 from reviewer.store.labelfile import parse_labels
@@ -57,7 +57,7 @@ def segment_color(view: TextView, line: int, text: str) -> Any:
 
 def expected_color(app: ReviewApp, theme: str, language: str, word: str) -> tuple[int, int, int]:
     """The colour the theme's Pygments style gives ``word`` (its token type, or the nearest parent)."""
-    styles = highlight_styles(app.theme_specs[theme])
+    styles = highlight_styles(app.themes.specs[theme])
     token = next(t for t, v in get_lexer_by_name(language).get_tokens(word) if v == word)
     while token not in styles:
         token = token.parent
@@ -81,13 +81,13 @@ async def test_shipped_themes_are_registered_and_reviewer_dark_is_the_default(ba
         await settle(app, pilot)
         assert set(SHIPPED) <= set(app.available_themes)
         assert app.theme == "reviewer-dark"
-        spec = app.theme_specs["reviewer-dark"]
+        spec = app.themes.specs["reviewer-dark"]
         assert app.theme_variables["verdict-specification"] == spec.specification_color
         code = app.review_screen.query_one("#code-view", TextView)
         assert code.styles.background.rgb == Color.parse(code_background(spec)).rgb
-        assert app.warning_bar is None  # nothing wrong: no bar, and ctrl+w does nothing
+        assert warning_bar(app) is None  # nothing wrong: no bar, and ctrl+w does nothing
         await press(app, pilot, "ctrl+w")
-        assert app.selection.failure_id == FIRST
+        assert app.session.selection.failure_id == FIRST
 
 
 @sync
@@ -96,7 +96,7 @@ async def test_palette_switch_recolours_code_and_verdicts_and_is_saved(basic: Pa
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "s", "k")  # label the first failure, come back to it
-        assert app.selection.failure_id == FIRST
+        assert app.session.selection.failure_id == FIRST
         code = app.review_screen.query_one("#code-view", TextView)
         checks = app.review_screen.query_one("#checks", TextView)
         assert code.plain_lines()[0] == "package roman"
@@ -104,16 +104,16 @@ async def test_palette_switch_recolours_code_and_verdicts_and_is_saved(basic: Pa
         assert dark == expected_color(app, "reviewer-dark", "go", "package")
         badge = next(i for i, line in enumerate(checks.plain_lines()) if "specification" in line)
         assert segment_color(checks, badge, "specification") == Color.parse(
-            app.theme_specs["reviewer-dark"].specification_color).rgb
+            app.themes.specs["reviewer-dark"].specification_color).rgb
 
         await switch_in_palette(app, pilot, "reviewer-light")
         assert app.theme == "reviewer-light"
         light = segment_color(code, 0, "package")
         assert light != dark
         assert light == expected_color(app, "reviewer-light", "go", "package")
-        assert code.styles.background.rgb == Color.parse(code_background(app.theme_specs["reviewer-light"])).rgb
+        assert code.styles.background.rgb == Color.parse(code_background(app.themes.specs["reviewer-light"])).rgb
         assert segment_color(checks, badge, "specification") == Color.parse(
-            app.theme_specs["reviewer-light"].specification_color).rgb
+            app.themes.specs["reviewer-light"].specification_color).rgb
         saved = tomllib.loads((config_dir() / "config.toml").read_text())
         assert saved["theme"] == "reviewer-light"
 
@@ -153,18 +153,18 @@ async def test_a_broken_user_theme_is_a_warning_bar_until_dismissed(basic: Path)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         assert "mine" in app.available_themes  # the good user theme loads
-        bar = app.warning_bar
+        bar = warning_bar(app)
         assert bar is not None and bar.display
         assert str(themes / "broken.toml") in bar.text()
         assert "dark must be true or false" in bar.text()
         assert app.screen is app.review_screen  # not modal
         await press(app, pilot, "j")  # keys keep working while it shows
-        assert app.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
-        assert app.warning_bar is not None
+        assert app.session.selection.failure_id == "s1/roman-go--model-a#heldout:TestRoundTrip"
+        assert warning_bar(app) is not None
         await press(app, pilot, "ctrl+w")
-        assert app.warning_bar is None
+        assert warning_bar(app) is None
         await press(app, pilot, "j")
-        assert app.selection.failure_id == "s2/connected--model-a#oracle:connected"
+        assert app.session.selection.failure_id == "s2/connected--model-a#oracle:connected"
 
 
 @sync
@@ -175,13 +175,13 @@ async def test_a_click_dismisses_the_warning_bar(basic: Path) -> None:
         await settle(app, pilot)
         assert app.theme == "reviewer-dark"  # an unknown theme falls back to the default
         assert app.settings.blind is False and app.settings.auto_advance is True
-        text = app.warning_bar.text() if app.warning_bar else ""
+        text = warning_bar(app).text() if warning_bar(app) else ""
         assert "auto_advance must be true or false" in text
         assert "'no-such-theme'" in text and "not available" in text
         assert "unknown setting 'colour'" in text
         await pilot.click(WarningBar)
         await settle(app, pilot)
-        assert app.warning_bar is None
+        assert warning_bar(app) is None
 
 
 @sync
@@ -190,13 +190,13 @@ async def test_a_remapped_specification_key_labels_and_s_no_longer_does(basic: P
     app = launched(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert app.warning_bar is None  # a valid remap is not a problem
+        assert warning_bar(app) is None  # a valid remap is not a problem
         await press(app, pilot, "s")
         assert on_disk(basic) == {}
-        assert app.selection.failure_id == FIRST
+        assert app.session.selection.failure_id == FIRST
         await press(app, pilot, "1")
         assert on_disk(basic) == {"roman-go--model-a#heldout:TestToRoman": "specification"}
-        assert app.selection.failure_id != FIRST
+        assert app.session.selection.failure_id != FIRST
 
 
 @sync
@@ -207,10 +207,10 @@ async def test_without_auto_advance_labelling_stays_on_the_failure(basic: Path) 
         await settle(app, pilot)
         await press(app, pilot, "s")
         assert on_disk(basic) == {"roman-go--model-a#heldout:TestToRoman": "specification"}
-        assert app.selection.failure_id == FIRST
+        assert app.session.selection.failure_id == FIRST
         await press(app, pilot, "c")
         assert on_disk(basic) == {"roman-go--model-a#heldout:TestToRoman": "capability"}
-        assert app.selection.failure_id == FIRST
+        assert app.session.selection.failure_id == FIRST
 
 
 @sync

@@ -74,7 +74,7 @@ async def test_hostile_strings_show_literally_and_run_nothing(hostile: Path) -> 
             await settle(app, pilot, 2)
         assert app.is_running and app.return_code is None
         assert app.screen is screen or app.screen.is_modal
-        for note in app._notifications:
+        for note in app.notes:
             no_escapes([note.message])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -13,11 +14,42 @@ from textual.worker import WorkerState
 
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.app import ReviewApp
+from reviewer.ui.launch import build_app
+from reviewer.ui.widgets.warning_bar import WarningBar
+
+
+@dataclass(frozen=True)
+class Note:
+    """A notification the app showed."""
+
+    message: str
+    title: str = ""
+    severity: str = "information"
 
 
 def make_app(folder: Path, **kwargs: Any) -> ReviewApp:
-    """An app on a folder."""
-    return ReviewApp(SessionStore(folder), **kwargs)
+    """An app on a folder, recording every notification it shows in ``app.notes``."""
+    return recording(build_app(SessionStore(folder), **kwargs))
+
+
+def recording(app: ReviewApp) -> ReviewApp:
+    """Record the app's notifications in ``app.notes`` (a list of :class:`Note`)."""
+    notes: list[Note] = []
+    shown = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        notes.append(Note(str(message), kwargs.get("title") or "", kwargs.get("severity") or "information"))
+        shown(message, *args, **kwargs)
+
+    app.notes = notes  # type: ignore[attr-defined]
+    app.notify = notify  # type: ignore[method-assign]
+    return app
+
+
+def warning_bar(app: ReviewApp) -> WarningBar | None:
+    """The warning bar while it shows."""
+    bars = app.review_screen.query(WarningBar)
+    return bars.first() if bars else None
 
 
 async def settle(app: ReviewApp, pilot: Pilot[Any], rounds: int = 6) -> None:

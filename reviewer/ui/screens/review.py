@@ -136,10 +136,10 @@ class ReviewScreen(Screen[None]):
         self.query_one(NavigatorPanel).draw_header()
 
     def status(self, content: Content, errors: int) -> None:
-        """Redraw the status line."""
-        bar = self.query_one(StatusBar)
-        bar.errors = errors
-        bar.update(content, layout=False)
+        """Redraw the status line (nothing while the app closes: a late result has nothing to draw on)."""
+        for bar in self.query(StatusBar):
+            bar.errors = errors
+            bar.update(content, layout=False)
 
     def warn(self, warnings: list[BarWarning], dismiss_keys: str) -> None:
         """Show the warning bar at the top."""
