@@ -290,11 +290,12 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def run_app(argv: Sequence[str]) -> int:
-    """Open the Textual app (a --failure prefix is resolved first, with suggestions on a miss)."""
+    """Open the Textual app (a --failure prefix is resolved first, with suggestions on a miss; the
+    scan leaves the index warm, so the app's own open is quick)."""
     args = app_parser().parse_args(argv)
     folder = resolve_folder(args.path)
     failure = args.failure
-    if failure is not None and not exact_failure_path(folder, failure):
+    if failure is not None:
         from reviewer.store.labeller import Labeller
         from reviewer.store.labels import LabelStore
         from reviewer.store.sessions import SessionStore
@@ -308,17 +309,6 @@ def run_app(argv: Sequence[str]) -> int:
     from reviewer.ui.launch import launch
 
     return launch(folder, failure=failure, reviewer=args.reviewer)
-
-
-def exact_failure_path(folder: Path, text: str) -> bool:
-    """A whole failure id whose run folder exists (the app finds it itself, no scan needed here)."""
-    from reviewer.model.check import split_failure_id
-
-    try:
-        session, run, _ = split_failure_id(text)
-    except ValueError:
-        return False
-    return (folder / session / "runs" / run / "run.toml").is_file()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -67,7 +67,7 @@ class Consensus:
             return f"reviewers disagree ({', '.join(f'{r}: {v.value}' for r, v in self.verdicts)})" if self.verdicts \
                 else "no reviewer has decided this failure"
         n = len(self.verdicts)
-        return f"{'the only reviewer' if n == 1 else f'all {n} reviewers'} say {verdict.value} ({who})"
+        return f"{'the only reviewer who decided says' if n == 1 else f'all {n} reviewers say'} {verdict.value} ({who})"
 
 
 def consensus(root: Path, session: str, run: str, check: str) -> Consensus:

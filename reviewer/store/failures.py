@@ -64,7 +64,11 @@ def closest(text: str, ids: list[str], n: int = SHOWN) -> list[str]:
     if len(near) < n:
         tails = {i.partition("#")[2]: i for i in ids}
         near += [tails[t] for t in difflib.get_close_matches(text.partition("#")[2] or text, list(tails), n=n, cutoff=0.6)]
-    out = list(dict.fromkeys(containing + near))
+    head = text.partition("#")[0]
+    runs = sorted({i.partition("#")[0] for i in ids})
+    near_runs = set(difflib.get_close_matches(head, runs, n=2, cutoff=0.6)) if head and head not in runs else set()
+    same_run = [i for i in ids if i.partition("#")[0] in near_runs]
+    out = list(dict.fromkeys(containing + near + same_run))
     return out[:n]
 
 
