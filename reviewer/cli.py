@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from reviewer import __version__
+
+if TYPE_CHECKING:
+    from reviewer.store.config import Settings
+    from reviewer.store.identity import Identity
+    from reviewer.store.labeller import Labeller
 
 EXIT_CODES = """exit status:
   0  success
@@ -137,7 +142,7 @@ def failure_arg(p: argparse.ArgumentParser, required: bool = False) -> None:
     p.add_argument("--failure", metavar="ID", required=required, help=FAILURE_HELP)
 
 
-def settings_and_identity(explicit: str | None):  # noqa: ANN201 - lazy imports keep start fast
+def settings_and_identity(explicit: str | None) -> tuple[Settings, Identity]:
     """The settings (their problems printed on stderr) and who is labelling."""
     from reviewer.model.sanitize import plain
     from reviewer.store.config import load_settings
@@ -153,7 +158,7 @@ def command_lines() -> str:
     """``  check     validate a sessions folder ...`` for every command, for ``reviewer --help``."""
     parser = build_parser()
     actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    rows = [(c.dest, c.help or "") for a in actions for c in a._choices_actions]
+    rows = [(c.dest, (c.help or "").replace("%%", "%")) for a in actions for c in a._choices_actions]
     width = max(len(name) for name, _ in rows)
     return "\n".join(f"  {name.ljust(width)}  {text}" for name, text in rows)
 
@@ -220,7 +225,7 @@ def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - la
     return Labeller(store, LabelStore(folder, name))
 
 
-def full_failure_id(labeller, text: str, command: str) -> str | None:  # noqa: ANN001 - a Labeller
+def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:
     """The failure id a --failure value names (a unique prefix is enough), or None after saying why."""
     from reviewer.model.sanitize import plain
     from reviewer.store.failures import resolve_failure

@@ -13,8 +13,8 @@ import argparse
 from pathlib import Path
 
 import pytest
-
 from clikit import cli
+
 from reviewer.cli import build_parser
 from reviewer.store.config import config_path
 

@@ -41,14 +41,14 @@ def build_venv(tmp_path: Path) -> tuple[Path, Path]:
         shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "labels"))
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, check=False, timeout=600)
     assert built.returncode == 0, built.stderr[-2000:]
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
     [wheel] = wheels.glob("reviewer-*.whl")
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
@@ -66,7 +66,7 @@ def test_labelling_the_bundled_corpus_writes_nothing_inside_the_installed_packag
                XDG_CACHE_HOME=str(tmp_path / "cache"), GIT_CONFIG_GLOBAL=os.devnull)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(python), "-m", "reviewer.cli", *args], capture_output=True, text=True,
+        return subprocess.run([str(python), "-m", "reviewer.cli", *args], capture_output=True, text=True, check=False,
                               cwd=work, env=env, timeout=300)
 
     where = subprocess.run([str(python), "-c", "import reviewer; print(reviewer.__file__)"], capture_output=True,

@@ -6,8 +6,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from clikit import cli
+
 from reviewer.model.label import DEFAULT_TAGS
 from reviewer.store.tags import BadTag, add_tag, load_vocabulary
 
@@ -21,7 +21,7 @@ def saved(folder: Path, who: str = "alice") -> dict:
     return lab
 
 
-def label(folder: Path, *extra: str):  # noqa: ANN201
+def label(folder: Path, *extra: str):
     return cli("label", str(folder), "--failure", F2, "--reviewer", "alice", *extra)
 
 

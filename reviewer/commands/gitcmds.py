@@ -58,9 +58,8 @@ def say(text: str, err: bool = False) -> None:
 
 def cmd_commit(args: argparse.Namespace) -> int:
     """reviewer commit: exit 0 when committed or nothing to commit, 1 when git refused."""
-    from reviewer.cli import resolve_folder
+    from reviewer.cli import resolve_folder, settings_and_identity
     from reviewer.store.gitcommit import commit_reviewer
-    from reviewer.cli import settings_and_identity
     from reviewer.store.gitrepo import GitError
 
     root = resolve_folder(args.path)
@@ -114,14 +113,14 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     return 0
 
 
-def disagreement_json(d: "Disagreement") -> dict[str, object]:
+def disagreement_json(d: Disagreement) -> dict[str, object]:
     """One disagreement for ``agreement --list --json``."""
     final = d.adjudicated
     return {"id": d.failure_id, "verdicts": {lab.reviewer: lab.verdict.value for lab in d.labels},
             "adjudicated": None if final is None else {"verdict": final.verdict.value, "adjudicator": final.adjudicator}}
 
 
-def disagreement_line(d: "Disagreement") -> str:
+def disagreement_line(d: Disagreement) -> str:
     """``s/r#g:k  alice=specification bob=capability  adjudicated capability by carol``."""
     verdicts = " ".join(f"{lab.reviewer}={lab.verdict.value}" for lab in d.labels)
     final = d.adjudicated
@@ -130,7 +129,7 @@ def disagreement_line(d: "Disagreement") -> str:
     return f"{d.failure_id}  {verdicts}{settled}"
 
 
-def print_pairs(pairs: "list[PairAgreement]") -> None:
+def print_pairs(pairs: list[PairAgreement]) -> None:
     """The agreement table."""
     rows = [("a", "b", "n", "agree", "kappa", "s/s", "s/c", "c/s", "c/c")]
     for p in pairs:
@@ -159,7 +158,11 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     """reviewer adjudicate: exit 0 saved, 1 no such failure, unanimous without --override, or not saved."""
     from reviewer.cli import full_failure_id, open_labeller, settings_and_identity
     from reviewer.model.label import Verdict
-    from reviewer.store.adjudication import Unanimous, adjudicate_failure, clear_adjudication
+    from reviewer.store.adjudication import (
+        Unanimous,
+        adjudicate_failure,
+        clear_adjudication,
+    )
     from reviewer.store.labelfile import LabelsUnsafe
 
     _, identity = settings_and_identity(args.reviewer)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 BEGIN = "<!-- keys: generated from reviewer/ui/bindings.py by `python -m reviewer.commands.keytable --write README.md` -->"
 END = "<!-- /keys -->"

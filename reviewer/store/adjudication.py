@@ -19,9 +19,10 @@ before its confirmation).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from reviewer.model.label import Label, Verdict
 from reviewer.store.labelfile import LabelFile
@@ -32,13 +33,13 @@ if TYPE_CHECKING:
     from reviewer.store.labeller import Labeller
 
 FINAL = "final"
-OLD_NOTE = re.compile(r"adjudicated by (?P<who>.+?)(?:: (?P<note>.*))?", re.S)
+OLD_NOTE = re.compile(r"adjudicated by (?P<who>.+?)(?:: (?P<note>.*))?", re.DOTALL)
 
 
 class Unanimous(Exception):
     """Every reviewer who decided the failure gave the same verdict: adjudicating it needs an override."""
 
-    def __init__(self, found: "Consensus") -> None:
+    def __init__(self, found: Consensus) -> None:
         self.consensus = found
         super().__init__(found.describe() + "; adjudication is for disagreements (override to record it anyway)")
 
@@ -147,7 +148,7 @@ def adjudicate(
     return label
 
 
-def adjudicate_failure(labeller: "Labeller", failure_id: str, verdict: Verdict, note: str = "",
+def adjudicate_failure(labeller: Labeller, failure_id: str, verdict: Verdict, note: str = "",
                        override: bool = False, tags: tuple[str, ...] = ()) -> Label:
     """Adjudicate a failure as the labeller's reviewer, with its evidence hash and the verdicts settled.
 

@@ -9,7 +9,7 @@ the closest ids, so a typo never leaves the user guessing.
 from __future__ import annotations
 
 import difflib
-from typing import Iterator
+from collections.abc import Iterator
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id

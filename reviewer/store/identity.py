@@ -54,6 +54,7 @@ def git_user_name() -> str:
             ["git", "config", "--global", "--get", "user.name"],
             capture_output=True,
             text=True,
+            check=False,
             timeout=5,
             env=safe_git_env(),
             cwd=os.path.expanduser("~") if os.path.isdir(os.path.expanduser("~")) else "/",

@@ -22,7 +22,7 @@ from reviewer.store.tomlfile import BadToml, parse_toml_bytes
 
 TAGS_FILE = "tags.toml"
 TAG_CAP = 60
-TAGS_ARRAY_END = re.compile(r"^(?P<head>[ \t]*tags[ \t]*=[ \t]*\[)(?P<body>[^\]]*?)(?P<end>,?[ \t\r\n]*\])", re.M | re.S)
+TAGS_ARRAY_END = re.compile(r"^(?P<head>[ \t]*tags[ \t]*=[ \t]*\[)(?P<body>[^\]]*?)(?P<end>,?[ \t\r\n]*\])", re.MULTILINE | re.DOTALL)
 
 
 class BadTag(ValueError):

@@ -10,11 +10,16 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-
 from gitkit import cli, many_failures
+
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.adjudication import Unanimous, adjudicate_failure, adjudication_of, consensus
+from reviewer.store.adjudication import (
+    Unanimous,
+    adjudicate_failure,
+    adjudication_of,
+    consensus,
+)
 from reviewer.store.final import read_adjudications
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore

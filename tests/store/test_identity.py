@@ -9,7 +9,13 @@ import pytest
 
 from reviewer.cli import main
 from reviewer.store.config import config_path, load_settings
-from reviewer.store.identity import Source, current_identity, name_question, remember_name, resolve_identity
+from reviewer.store.identity import (
+    Source,
+    current_identity,
+    name_question,
+    remember_name,
+    resolve_identity,
+)
 
 F2 = "s2/r3#heldout:test_connected"
 

@@ -11,8 +11,8 @@ import pytest
 from reviewer.cli import main
 from reviewer.model.label import Label, Note, Verdict
 from reviewer.store.agreement import read_label_set
-from reviewer.store.labeller import Labeller
 from reviewer.store.labelfile import parse_labels
+from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.progress import Progress
 from reviewer.store.sessions import SessionStore
