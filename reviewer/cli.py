@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from reviewer import __version__
+
+if TYPE_CHECKING:
+    from reviewer.store.config import Settings
+    from reviewer.store.identity import Identity
+    from reviewer.store.labeller import Labeller
 
 EXIT_CODES = """exit status:
   0  success
@@ -54,16 +59,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON array")
     p = command_parser(sub, "show", "print what the panes show for one failure, as plain text", "no such failure")
     folder_arg(p)
-    p.add_argument("--failure", metavar="ID", required=True, help="SESSION/RUN#GRADER:CHECK")
+    failure_arg(p, required=True)
     reviewer_arg(p)
     p = command_parser(
-        sub, "label", "label one failure (the same code path as the app)", "no such failure, or the label could not be saved"
+        sub, "label", "label one failure (the same code path as the app)",
+        "no such failure, a tag outside the folder's vocabulary, or the label could not be saved",
     )
     folder_arg(p)
-    p.add_argument("--failure", metavar="ID", required=True, help="SESSION/RUN#GRADER:CHECK")
+    failure_arg(p, required=True)
     p.add_argument("--verdict", required=True, choices=["specification", "capability", "deferred"])
-    p.add_argument("--note", help="a note saved with the label")
-    p.add_argument("--tag", action="append", default=None, help="a tag (repeatable)")
+    notes = p.add_mutually_exclusive_group()
+    notes.add_argument("--note", metavar="TEXT",
+                       help="the note saved with the label; replaces an earlier note (--note '' removes it)")
+    notes.add_argument("--keep-note", action="store_true",
+                       help="keep the earlier note as it is (without --note or --keep-note an earlier note is kept and"
+                       " the command says so)")
+    p.add_argument("--tag", action="append", default=None, metavar="TAG",
+                   help="a tag from the folder's vocabulary (repeatable; replaces the earlier tags)")
+    p.add_argument("--new-tag", action="append", default=None, metavar="TAG",
+                   help="a tag that is not in the vocabulary yet: added to tags.toml, then applied (repeatable)")
     reviewer_arg(p)
     p = command_parser(sub, "export", "export labels as one TOML document (or JSON Lines / CSV)", "a labels file could not be read")
     folder_arg(p)
@@ -78,12 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 PLUGINS = (
+    "reviewer.commands.failures",
     "reviewer.commands.gitcmds",
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
 )
 PLUGIN_NAMES = {
+    "failures": "reviewer.commands.failures",
     "commit": "reviewer.commands.gitcmds",
     "agreement": "reviewer.commands.gitcmds",
     "adjudicate": "reviewer.commands.gitcmds",
@@ -112,25 +128,60 @@ def plugin_modules() -> list:
     return found
 
 
+REVIEWER_HELP = "who is labelling (default: `reviewer` in config.toml, else git's user.name, else the login name)"
+FAILURE_HELP = "SESSION/RUN#GRADER:CHECK, or any unique start of one (`reviewer failures` lists them)"
+
+
 def reviewer_arg(p: argparse.ArgumentParser) -> None:
     """--reviewer for commands that act for a reviewer."""
-    p.add_argument("--reviewer", metavar="NAME", help="who is labelling (default: git user.name, else login)")
+    p.add_argument("--reviewer", metavar="NAME", help=REVIEWER_HELP)
 
 
-def app_parser() -> argparse.ArgumentParser:
-    """The parser for ``reviewer [PATH]`` (the app)."""
+def failure_arg(p: argparse.ArgumentParser, required: bool = False) -> None:
+    """--failure: an id or a unique prefix of one."""
+    p.add_argument("--failure", metavar="ID", required=required, help=FAILURE_HELP)
+
+
+def settings_and_identity(explicit: str | None) -> tuple[Settings, Identity]:
+    """The settings (their problems printed on stderr) and who is labelling."""
+    from reviewer.model.sanitize import plain
+    from reviewer.store.config import load_settings
+    from reviewer.store.identity import resolve_identity
+
+    settings, warnings = load_settings()
+    for w in warnings:
+        print(plain(f"reviewer: {w}"), file=sys.stderr)
+    return settings, resolve_identity(explicit, settings.reviewer)
+
+
+def command_lines() -> str:
+    """``  check     validate a sessions folder ...`` for every command, for ``reviewer --help``."""
+    parser = build_parser()
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    rows = [(c.dest, (c.help or "").replace("%%", "%")) for a in actions for c in a._choices_actions]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"  {name.ljust(width)}  {text}" for name, text in rows)
+
+
+def app_parser(with_commands: bool = False) -> argparse.ArgumentParser:
+    """The parser for ``reviewer [PATH]`` (the app); its help also lists the commands."""
+    epilog = "settings: $XDG_CONFIG_HOME/reviewer/config.toml (theme, reviewer, auto_advance, blind, [keys]);\n" \
+             "keys: press ? in the app.\n\n"
+    if with_commands:
+        epilog += f"commands (reviewer COMMAND --help for each):\n{command_lines()}\n\n"
     parser = argparse.ArgumentParser(
         prog="reviewer",
-        description="Open the review app on a sessions folder. Commands: "
-        + ", ".join(sorted(set(COMMANDS) | set(PLUGIN_NAMES)))
-        + " (see `reviewer COMMAND --help`).",
-        epilog=EXIT_CODES.format(one="the app could not start"),
+        usage="reviewer [-h] [--version] [PATH] [--failure ID] [--reviewer NAME]\n"
+              "       reviewer COMMAND [PATH] [options]",
+        description="Triage failures of code-generating models: specification or capability. "
+        "Without a COMMAND, open the review app on a sessions folder.",
+        epilog=epilog + EXIT_CODES.format(one="the app could not start, or the command failed (see its --help)"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"reviewer {__version__}")
     folder_arg(parser)
-    parser.add_argument("--failure", metavar="ID", help="open at this failure (SESSION/RUN#GRADER:CHECK)")
-    parser.add_argument("--reviewer", metavar="NAME", help="who is labelling (default: git user.name, else login)")
+    parser.add_argument("--failure", metavar="ID", help="open at this failure: " + FAILURE_HELP)
+    parser.add_argument("--reviewer", metavar="NAME", help=REVIEWER_HELP)
     return parser
 
 
@@ -162,16 +213,29 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - lazy import keeps start fast
-    """A scanned store and a labeller for the reviewer."""
-    from reviewer.store.identity import resolve_reviewer
+    """A scanned store and a labeller for the reviewer (None: the name from settings, git or login)."""
     from reviewer.store.labeller import Labeller
     from reviewer.store.labels import LabelStore
     from reviewer.store.sessions import SessionStore
 
     folder = resolve_folder(path)
+    name = reviewer if reviewer is not None else settings_and_identity(None)[1].name
     store = SessionStore(folder)
     store.scan()
-    return Labeller(store, LabelStore(folder, resolve_reviewer(reviewer)))
+    return Labeller(store, LabelStore(folder, name))
+
+
+def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:
+    """The failure id a --failure value names (a unique prefix is enough), or None after saying why."""
+    from reviewer.model.sanitize import plain
+    from reviewer.store.failures import resolve_failure
+    from reviewer.store.labeller import UnknownFailure
+
+    try:
+        return resolve_failure(labeller.sessions, text)[1].id
+    except UnknownFailure as exc:
+        print(plain(f"reviewer {command}: {exc}"), file=sys.stderr)
+        return None
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -180,8 +244,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     from reviewer.store.labeller import UnknownFailure
 
     labeller = open_labeller(args.path, args.reviewer)
+    fid = full_failure_id(labeller, args.failure, "show")
+    if fid is None:
+        return 1
     try:
-        print(show_failure(labeller, args.failure), end="")
+        print(show_failure(labeller, fid), end="")
     except UnknownFailure as exc:
         print(f"reviewer show: {exc}", file=sys.stderr)
         return 1
@@ -190,23 +257,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_label(args: argparse.Namespace) -> int:
     """reviewer label."""
-    from reviewer.model.label import Verdict
-    from reviewer.store.labeller import SaveFailed, UnknownFailure
+    from reviewer.commands.labelcmd import label_failure
 
-    labeller = open_labeller(args.path, args.reviewer)
-    try:
-        lab = labeller.decide(args.failure, Verdict(args.verdict), args.note, tuple(args.tag) if args.tag else None)
-    except UnknownFailure as exc:
-        print(f"reviewer label: {exc}", file=sys.stderr)
-        return 1
-    except SaveFailed as exc:
-        print(f"reviewer label: not saved: {exc}", file=sys.stderr)
-        return 1
-    from reviewer.model.sanitize import plain
-
-    where = labeller.labels.file(lab.session).path
-    print(plain(f"{lab.failure_id}: {lab.verdict.value} by {lab.reviewer} (saved in {where})"))
-    return 0
+    return label_failure(args)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -242,19 +295,34 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def run_app(argv: Sequence[str]) -> int:
-    """Open the Textual app."""
+    """Open the Textual app (a --failure prefix is resolved first, with suggestions on a miss; the
+    scan leaves the index warm, so the app's own open is quick)."""
     args = app_parser().parse_args(argv)
     folder = resolve_folder(args.path)
+    failure = args.failure
+    if failure is not None:
+        from reviewer.store.labeller import Labeller
+        from reviewer.store.labels import LabelStore
+        from reviewer.store.sessions import SessionStore
+
+        store = SessionStore(folder)
+        store.scan()
+        failure = full_failure_id(Labeller(store, LabelStore(folder, "")), failure, "--failure")
+        store.save_index()
+        if failure is None:
+            return 1
     from reviewer.ui.launch import launch
 
-    return launch(folder, failure=args.failure, reviewer=args.reviewer)
+    return launch(folder, failure=failure, reviewer=args.reviewer)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``reviewer`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and (argv[0] in COMMANDS or argv[0] in PLUGIN_NAMES or argv[0] in ("-h", "--help", "--version")):
+        if argv and argv[0] in ("-h", "--help"):
+            app_parser(with_commands=True).parse_args(["--help"])  # prints the help, exits 0
+        if argv and (argv[0] in COMMANDS or argv[0] in PLUGIN_NAMES or argv[0] == "--version"):
             args = build_parser().parse_args(argv)
             if args.command is None:
                 build_parser().print_help()

@@ -22,7 +22,7 @@ from reviewer.store.tomlfile import BadToml
 
 FIELDS = (
     "session", "run", "task", "model", "check", "check_name", "verdict",
-    "tags", "note", "reviewer", "labelled_at", "evidence", "stale",
+    "tags", "note", "reviewer", "adjudicator", "labelled_at", "evidence", "stale",
 )
 
 
@@ -65,7 +65,7 @@ def record_for(labeller: Labeller, lab: Label, memo: FailuresByCheck | None = No
         {
             "session": lab.session, "run": lab.run, "task": task, "model": model, "check": lab.check,
             "check_name": name, "verdict": lab.verdict.value, "tags": sorted(lab.tags), "note": lab.note,
-            "reviewer": lab.reviewer, "labelled_at": lab.labelled_at, "evidence": lab.evidence, "stale": stale,
+            "reviewer": lab.reviewer, "adjudicator": lab.adjudicator, "labelled_at": lab.labelled_at, "evidence": lab.evidence, "stale": stale,
         }
     )
 
@@ -91,7 +91,7 @@ def read_labels(store: SessionStore, sessions: list[str]) -> list[OtherFile]:
                 continue
             labels = tuple(parsed.labels.values())
             out.append(OtherFile(path, parsed.reviewer, labels))
-            if index is not None and key:
+            if index is not None and key and not parsed.notes:  # note entries are not cached
                 index.remember_label_file(path, key, parsed.reviewer, labels)
     if index is not None:
         index.retain_label_files(seen)
@@ -169,7 +169,7 @@ def render_toml(rows: list[dict[str, Any]]) -> str:
             f'\n[[label]]\nsession = {q(v["session"])}\nrun = {q(v["run"])}\ntask = {q(v["task"])}\n'
             f'model = {q(v["model"])}\ncheck = {q(v["check"])}\ncheck_name = {q(v["check_name"])}\n'
             f'verdict = {q(v["verdict"])}\ntags = {toml_value(tags) if tags else "[]"}\nnote = {q(v["note"])}\n'
-            f'reviewer = {q(v["reviewer"])}\nlabelled_at = {q(v["labelled_at"])}\n'
+            f'reviewer = {q(v["reviewer"])}\nadjudicator = {q(v["adjudicator"])}\nlabelled_at = {q(v["labelled_at"])}\n'
             f'evidence = {q(v["evidence"])}\nstale = {"true" if v["stale"] else "false"}\n'
         )
     return "".join(out)

@@ -7,16 +7,19 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from reviewer.model.sanitize import plain
+
+if TYPE_CHECKING:
+    from reviewer.store.agreement import Disagreement, PairAgreement
 
 Handler = Callable[[argparse.Namespace], int]
 
 
 def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Handler]:
     """Add the commands to the CLI; returns their handlers by name."""
-    from reviewer.cli import folder_arg, reviewer_arg
+    from reviewer.cli import failure_arg, folder_arg, reviewer_arg
 
     p = command_parser(
         sub, "commit", "commit this reviewer's label files (and nothing else) to git",
@@ -29,17 +32,22 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     p = command_parser(sub, "agreement", "agreement between every pair of reviewers (percent, Cohen's kappa)", "never")
     folder_arg(p)
     p.add_argument("--json", action="store_true", help='print {"pairs": [...]} as JSON')
+    p.add_argument("--list", action="store_true",
+                   help="also name every failure where reviewers disagree, with each verdict and any adjudication")
     p = command_parser(
         sub, "adjudicate", "record (or clear) the final verdict of a failure where reviewers disagree",
-        "no such failure, or it could not be saved",
+        "no such failure, every reviewer agrees and --override was not given, or it could not be saved",
     )
     folder_arg(p)
-    p.add_argument("--failure", metavar="ID", required=True, help="SESSION/RUN#GRADER:CHECK")
+    failure_arg(p, required=True)
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--verdict", choices=["specification", "capability"])
     group.add_argument("--clear", action="store_true", help="remove the adjudication")
     p.add_argument("--note", default="", help="why (saved with the adjudication)")
-    reviewer_arg(p)
+    p.add_argument("--override", action="store_true",
+                   help="adjudicate although every reviewer who decided the failure agrees")
+    p.add_argument("--reviewer", metavar="NAME",
+                   help="who adjudicates (default: `reviewer` in config.toml, else git's user.name, else the login name)")
     return {"commit": cmd_commit, "agreement": cmd_agreement, "adjudicate": cmd_adjudicate}
 
 
@@ -50,13 +58,14 @@ def say(text: str, err: bool = False) -> None:
 
 def cmd_commit(args: argparse.Namespace) -> int:
     """reviewer commit: exit 0 when committed or nothing to commit, 1 when git refused."""
-    from reviewer.cli import resolve_folder
+    from reviewer.cli import resolve_folder, settings_and_identity
     from reviewer.store.gitcommit import commit_reviewer
     from reviewer.store.gitrepo import GitError
-    from reviewer.store.identity import resolve_reviewer
 
     root = resolve_folder(args.path)
-    reviewer = resolve_reviewer(args.reviewer)
+    _, identity = settings_and_identity(args.reviewer)
+    reviewer = identity.name
+    say(f"committing the labels of {identity.describe()}", err=True)
     try:
         result = commit_reviewer(root, reviewer, args.adjudicated)
     except GitError as exc:
@@ -78,19 +87,50 @@ def cmd_commit(args: argparse.Namespace) -> int:
 def cmd_agreement(args: argparse.Namespace) -> int:
     """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 0."""
     from reviewer.cli import resolve_folder
-    from reviewer.store.agreement import pairwise, read_label_set
+    from reviewer.store.agreement import disagreements, pairwise, read_label_set
 
     root = resolve_folder(args.path)
     labels = read_label_set(root, sessions_of(root))
     for e in labels.errors:
         say(f"reviewer agreement: {e} (left out)", err=True)
     pairs = pairwise(labels)
+    found = disagreements(root, sessions_of(root), labels) if args.list else []
     if args.json:
-        sys.stdout.write(json.dumps({"pairs": [p.as_json() for p in pairs]}, ensure_ascii=True, sort_keys=False) + "\n")
+        doc: dict[str, object] = {"pairs": [p.as_json() for p in pairs]}
+        if args.list:
+            doc["disagreements"] = [disagreement_json(d) for d in found]
+        sys.stdout.write(json.dumps(doc, ensure_ascii=True, sort_keys=False) + "\n")
         return 0
     if not pairs:
         say(f"fewer than two reviewers have labels in {root}")
         return 0
+    print_pairs(pairs)
+    if args.list:
+        say(f"\n{len(found)} failure{'s' if len(found) != 1 else ''} where reviewers disagree"
+            + (":" if found else ""))
+        for d in found:
+            say("  " + disagreement_line(d))
+    return 0
+
+
+def disagreement_json(d: Disagreement) -> dict[str, object]:
+    """One disagreement for ``agreement --list --json``."""
+    final = d.adjudicated
+    return {"id": d.failure_id, "verdicts": {lab.reviewer: lab.verdict.value for lab in d.labels},
+            "adjudicated": None if final is None else {"verdict": final.verdict.value, "adjudicator": final.adjudicator}}
+
+
+def disagreement_line(d: Disagreement) -> str:
+    """``s/r#g:k  alice=specification bob=capability  adjudicated capability by carol``."""
+    verdicts = " ".join(f"{lab.reviewer}={lab.verdict.value}" for lab in d.labels)
+    final = d.adjudicated
+    settled = "" if final is None else f"  adjudicated {final.verdict.value}" + (
+        f" by {final.adjudicator}" if final.adjudicator else "")
+    return f"{d.failure_id}  {verdicts}{settled}"
+
+
+def print_pairs(pairs: list[PairAgreement]) -> None:
+    """The agreement table."""
     rows = [("a", "b", "n", "agree", "kappa", "s/s", "s/c", "c/s", "c/c")]
     for p in pairs:
         rows.append((
@@ -102,7 +142,6 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-    return 0
 
 
 def sessions_of(root: Path) -> list[str]:
@@ -116,31 +155,36 @@ def sessions_of(root: Path) -> list[str]:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    """reviewer adjudicate: exit 0 saved, 1 no such failure or not saved."""
-    from reviewer.cli import open_labeller
+    """reviewer adjudicate: exit 0 saved, 1 no such failure, unanimous without --override, or not saved."""
+    from reviewer.cli import full_failure_id, open_labeller, settings_and_identity
     from reviewer.model.label import Verdict
-    from reviewer.store.adjudication import adjudicate, clear_adjudication
+    from reviewer.store.adjudication import (
+        Unanimous,
+        adjudicate_failure,
+        clear_adjudication,
+    )
     from reviewer.store.labelfile import LabelsUnsafe
-    from reviewer.store.labeller import UnknownFailure
 
-    labeller = open_labeller(args.path, args.reviewer)
-    try:
-        run, failure = labeller.find(args.failure)
-    except UnknownFailure as exc:
-        say(f"reviewer adjudicate: {exc}", err=True)
+    _, identity = settings_and_identity(args.reviewer)
+    labeller = open_labeller(args.path, identity.name)
+    fid = full_failure_id(labeller, args.failure, "adjudicate")
+    if fid is None:
         return 1
-    root = labeller.sessions.root
+    run, failure = labeller.find(fid)
     try:
         if args.clear:
-            removed = clear_adjudication(root, run.session, run.id, failure.check_id)
+            removed = clear_adjudication(labeller.sessions.root, run.session, run.id, failure.check_id)
             say(f"{failure.id}: adjudication {'removed' if removed else 'was not set'}")
             return 0
-        lab = adjudicate(
-            root, run.session, run.id, failure.check_id, Verdict(args.verdict), note=args.note,
-            adjudicator=labeller.labels.reviewer, evidence=labeller.evidence(run, failure),
-        )
+        lab = adjudicate_failure(labeller, fid, Verdict(args.verdict), note=args.note, override=args.override)
+    except Unanimous as exc:
+        say(f"reviewer adjudicate: {failure.id}: {exc.consensus.describe()}; adjudication is for disagreements. "
+            "Nothing saved: pass --override to record a final verdict anyway", err=True)
+        return 1
     except (LabelsUnsafe, OSError, TimeoutError) as exc:
         say(f"reviewer adjudicate: not saved: {exc}", err=True)
         return 1
-    say(f"{lab.failure_id}: final verdict {lab.verdict.value} ({lab.note})")
+    settled = ", ".join(f"{who}: {v.value}" for who, v in lab.settled) or "no reviewer had decided it"
+    say(f"{lab.failure_id}: final verdict {lab.verdict.value} by {identity.describe()} (settles {settled})"
+        + (f"; note: {lab.note}" if lab.note else ""))
     return 0

@@ -49,6 +49,10 @@ class Label:
         evidence: hash of what was judged (brief, check, code, output).
         tags: defect classes from the folder's vocabulary.
         note: free text.
+        adjudicator: on an adjudicated verdict (``reviewer = "final"``), who adjudicated; "" on
+            a reviewer's own label.
+        settled: on an adjudicated verdict, the reviewers' decided verdicts it settled, as
+            (reviewer, verdict) pairs sorted by reviewer.
     """
 
     session: str
@@ -60,6 +64,8 @@ class Label:
     evidence: str = ""
     tags: tuple[str, ...] = ()
     note: str = ""
+    adjudicator: str = ""
+    settled: tuple[tuple[str, Verdict], ...] = ()
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -70,6 +76,47 @@ class Label:
     def failure_id(self) -> str:
         """The global failure id."""
         return f"{self.session}/{self.run}#{self.check}"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A note (and tags) on a failure the reviewer has not labelled: no verdict, counts as unlabelled.
+
+    Stored as a ``[[note]]`` table of the reviewer's labels file. When the failure is labelled,
+    the label takes the note and tags over and the note entry goes.
+
+    Attributes:
+        session, run, check: which failure.
+        reviewer: who wrote it.
+        noted_at: RFC 3339 UTC time it was written.
+        note: free text.
+        tags: defect classes from the folder's vocabulary.
+        evidence: the evidence hash when it was written.
+    """
+
+    session: str
+    run: str
+    check: str
+    reviewer: str
+    noted_at: str
+    note: str = ""
+    tags: tuple[str, ...] = ()
+    evidence: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(session, run, check)."""
+        return (self.session, self.run, self.check)
+
+    @property
+    def failure_id(self) -> str:
+        """The global failure id."""
+        return f"{self.session}/{self.run}#{self.check}"
+
+    @property
+    def empty(self) -> bool:
+        """Neither a note nor a tag: saving it removes the entry."""
+        return not self.note.strip() and not self.tags
 
 
 SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")

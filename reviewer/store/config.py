@@ -252,7 +252,7 @@ def load_settings(path: Path | None = None, known_binding_ids: Iterable[str] | N
                             f"not {shown(theme)}; using the default theme")
     if "reviewer" in values:
         name = values["reviewer"]
-        if isinstance(name, str) and name.strip() and plain(name) == name and len(name) <= 100 and "\n" not in name:
+        if valid_reviewer_name(name):
             fields["reviewer"] = name.strip()
         else:
             warnings.append(f"{path}: reviewer must be a name on one line (at most 100 characters), "
@@ -296,55 +296,64 @@ def read_keys(path: Path, table: object, known: Iterable[str] | None, warnings: 
     return keys
 
 
-THEME_LINE = re.compile(
-    r"""^(?P<head>[ \t]*theme[ \t]*=[ \t]*)"""
-    r"""(?P<value>"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s#"'\[{][^\s#]*)"""
-    r"""(?P<tail>[ \t]*(?:\#.*)?)$"""
-)
+def setting_line(key: str) -> re.Pattern[str]:
+    """A top-level ``key = value  # comment`` line, with its parts named head, value and tail."""
+    return re.compile(
+        rf"""^(?P<head>[ \t]*{re.escape(key)}[ \t]*=[ \t]*)"""
+        r"""(?P<value>"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s#"'\[{][^\s#]*)"""
+        r"""(?P<tail>[ \t]*(?:\#.*)?)$"""
+    )
+
+
+THEME_LINE = setting_line("theme")
 TABLE_HEADER = re.compile(r"^[ \t]*\[")
 
 
-def edit_theme_line(text: str, value: str) -> str:
-    """The text with its top-level ``theme = ...`` line set to ``value`` (added when absent)."""
+def edit_setting_line(text: str, key: str, value: str) -> str:
+    """The text with its top-level ``key = ...`` line set to ``value`` (added at the top when absent)."""
+    pattern = setting_line(key)
     lines = text.splitlines(keepends=True)
     for i, line in enumerate(lines):
         if TABLE_HEADER.match(line):
             break
         body = line.rstrip("\r\n")
-        m = THEME_LINE.match(body)
+        m = pattern.match(body)
         if m:
             lines[i] = m["head"] + value + m["tail"] + line[len(body):]
             return "".join(lines)
-    return f"theme = {value}\n" + text
+    return f"{key} = {value}\n" + text
 
 
-def save_theme_choice(name: str, path: Path | None = None) -> str | None:
-    """Remember the chosen theme in the settings file; returns a warning when it was not saved.
+def edit_theme_line(text: str, value: str) -> str:
+    """The text with its top-level ``theme = ...`` line set to ``value`` (added when absent)."""
+    return edit_setting_line(text, "theme", value)
 
-    The rest of the file is kept: the ``theme = ...`` line is edited in place (comments survive)
+
+def save_setting(key: str, value: str, path: Path | None = None) -> str | None:
+    """Set one top-level string setting in the settings file; returns why it was not saved, or None.
+
+    The rest of the file is kept: the ``key = ...`` line is edited in place (comments survive)
     and the result is checked by parsing it again; only when that fails is the file rewritten
     from its parsed content. A file that cannot be read or parsed is never overwritten.
     """
     path = path or config_path()
-    if not THEME_NAME.fullmatch(name):
-        return f"theme {shown(name)} not saved: not a valid theme name"
     target = Path(os.path.realpath(path))
     data, problem = read_config_bytes(path)
     if problem:
-        return f"theme not saved: {problem.removesuffix('; using the default settings')}"
-    value = tomli_w.dumps({"theme": name}).split("=", 1)[1].strip()
+        return problem.removesuffix("; using the default settings")
+    literal = tomli_w.dumps({key: value}).split("=", 1)[1].strip()
     if data is None:
-        new = f"theme = {value}\n".encode()
+        new = f"{key} = {literal}\n".encode()
     else:
         try:
             doc = parse_toml_bytes(data)
         except BadToml as exc:
-            return f"theme not saved: {path}: {exc}; fix or remove that file"
-        if doc.get("theme") == name:
+            return f"{path}: {exc}; fix or remove that file"
+        if doc.get(key) == value:
             return None
         text = data.decode("utf-8").removeprefix("\ufeff")
-        expected = {**doc, "theme": name}
-        new = edit_theme_line(text, value).encode()
+        expected = {**doc, key: value}
+        new = edit_setting_line(text, key, literal).encode()
         try:
             ok = parse_toml_bytes(new) == expected
         except BadToml:
@@ -355,5 +364,29 @@ def save_theme_choice(name: str, path: Path | None = None) -> str | None:
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(target, new)
     except OSError as exc:
-        return f"theme not saved: {path}: {exc.strerror or exc}"
+        return f"{path}: {exc.strerror or exc}"
     return None
+
+
+def save_theme_choice(name: str, path: Path | None = None) -> str | None:
+    """Remember the chosen theme in the settings file; returns a warning when it was not saved.
+
+    The rest of the file, comments included, is kept (see :func:`save_setting`).
+    """
+    if not THEME_NAME.fullmatch(name):
+        return f"theme {shown(name)} not saved: not a valid theme name"
+    problem = save_setting("theme", name, path)
+    return f"theme not saved: {problem}" if problem else None
+
+
+def valid_reviewer_name(name: object) -> bool:
+    """A name on one line, at most 100 characters, with no control characters."""
+    return isinstance(name, str) and bool(name.strip()) and plain(name) == name and len(name) <= 100 and "\n" not in name
+
+
+def save_reviewer_choice(name: str, path: Path | None = None) -> str | None:
+    """Remember who is labelling (``reviewer = "..."``); returns why it was not saved, or None."""
+    if not valid_reviewer_name(name):
+        return f"reviewer name {shown(name)} not saved: a name is one line of at most 100 characters"
+    problem = save_setting("reviewer", name.strip(), path)
+    return f"reviewer name not saved: {problem}" if problem else None

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reviewer.model.label import Label, Verdict
+from reviewer.store.adjudication import migrated
 from reviewer.store.labelfile import parse_labels
 from reviewer.store.labels import ADJUDICATED_FILE, label_dirs, read_all_labels
 from reviewer.store.tomlfile import BadToml
@@ -27,7 +28,9 @@ class Finals:
 
 
 def read_adjudications(root: Path, sessions: list[str]) -> dict[FailureKey, Label]:
-    """Adjudicated verdicts (``<session>/labels/_adjudicated.toml``)."""
+    """Adjudicated verdicts (``<session>/labels/_adjudicated.toml``), old entries read in the new
+    form (the adjudicator out of the note, into ``adjudicator``)."""
+
     out: dict[FailureKey, Label] = {}
     for session, folder in label_dirs(root, sessions):
         path = folder / ADJUDICATED_FILE
@@ -39,7 +42,7 @@ def read_adjudications(root: Path, sessions: list[str]) -> dict[FailureKey, Labe
             continue
         for lab in parsed.labels.values():
             if lab.verdict.decided:
-                out[lab.key] = lab
+                out[lab.key] = migrated(lab)
     return out
 
 

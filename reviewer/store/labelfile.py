@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
-from reviewer.model.label import LABELS_FORMAT, Label, Verdict
+from reviewer.model.label import LABELS_FORMAT, Label, Note, Verdict
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.index_files import stat_key
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 LABEL_FILE_CAP = 256 << 20
 Key = tuple[str, str]
+Entry = Label | Note | None
+"""A change to one failure: a label (replaces the note entry), None (clears the label) or a note
+entry (an empty one clears it)."""
 
 
 class LabelsUnsafe(Exception):
@@ -41,6 +44,9 @@ def label_from_table(t: Any, session: str, reviewer: str) -> Label:
     labelled_at = t.get("labelled_at", "")
     if not isinstance(labelled_at, str):
         labelled_at = str(labelled_at)
+    settled = t.get("settled", {})
+    if not isinstance(settled, dict) or not all(isinstance(v, str) for v in settled.values()):
+        raise ValueError("`settled` must be a table of reviewer = verdict")
     return Label(
         session=session,
         run=run,
@@ -51,28 +57,59 @@ def label_from_table(t: Any, session: str, reviewer: str) -> Label:
         evidence=str(t.get("evidence", "")),
         tags=tuple(tags),
         note=str(t.get("note", "")),
+        adjudicator=str(t.get("adjudicator", "")),
+        settled=tuple(sorted((str(k), Verdict(v)) for k, v in settled.items())),
     )
 
 
-def labels_to_bytes(session: str, reviewer: str, labels: dict[Key, Label]) -> bytes:
-    """Deterministic TOML: sorted entries, sorted keys, same bytes for the same labels."""
-    doc = {
+def note_from_table(t: Any, session: str, reviewer: str) -> Note:
+    """A Note from one ``[[note]]`` table; ValueError when it is not one."""
+    if not isinstance(t, dict):
+        raise ValueError("a [[note]] entry is not a table")
+    run, check, tags = t.get("run"), t.get("check"), t.get("tags", [])
+    if not isinstance(run, str) or not isinstance(check, str) or not run or not check:
+        raise ValueError("a [[note]] entry lacks `run` or `check`")
+    if not isinstance(tags, list) or not all(isinstance(x, str) for x in tags):
+        raise ValueError("`tags` must be a list of strings")
+    return Note(session, run, check, reviewer, str(t.get("noted_at", "")), str(t.get("note", "")), tuple(tags),
+                str(t.get("evidence", "")))
+
+
+def label_table(lab: Label) -> dict[str, Any]:
+    """One ``[[label]]`` table (adjudication fields only when set, so labels files keep their bytes)."""
+    table: dict[str, Any] = {
+        "check": lab.check,
+        "evidence": lab.evidence,
+        "labelled_at": lab.labelled_at,
+        "note": lab.note,
+        "run": lab.run,
+        "tags": sorted(lab.tags),
+        "verdict": lab.verdict.value,
+    }
+    if lab.adjudicator:
+        table["adjudicator"] = lab.adjudicator
+    if lab.settled:
+        table["settled"] = {who: verdict.value for who, verdict in lab.settled}
+    return dict(sorted(table.items()))
+
+
+def labels_to_bytes(session: str, reviewer: str, labels: dict[Key, Label], notes: dict[Key, Note] | None = None) -> bytes:
+    """Deterministic TOML: sorted entries, sorted keys, same bytes for the same labels.
+
+    Note-only entries follow as ``[[note]]`` tables (none: the file is as before they existed).
+    """
+    doc: dict[str, Any] = {
         "format": LABELS_FORMAT,
         "reviewer": reviewer,
         "session": session,
-        "label": [
-            {
-                "check": lab.check,
-                "evidence": lab.evidence,
-                "labelled_at": lab.labelled_at,
-                "note": lab.note,
-                "run": lab.run,
-                "tags": sorted(lab.tags),
-                "verdict": lab.verdict.value,
-            }
-            for _, lab in sorted(labels.items())
-        ],
+        "label": [label_table(lab) for _, lab in sorted(labels.items())],
     }
+    if notes:
+        doc["note"] = [
+            {"check": n.check, "evidence": n.evidence, "note": n.note, "noted_at": n.noted_at, "run": n.run,
+             "tags": sorted(n.tags)}
+            for _, n in sorted(notes.items())
+        ]
     return tomli_w.dumps(doc).encode("utf-8")
 
 
@@ -83,6 +120,8 @@ class Parsed:
     reviewer: str
     labels: dict[Key, Label]
     newer: bool = False
+    notes: dict[Key, Note] = field(default_factory=dict)
+    """Note-only entries (``[[note]]``): failures with a note and no verdict."""
 
 
 def parse_labels(data: bytes, session: str, fallback_reviewer: str) -> Parsed:
@@ -107,7 +146,19 @@ def parse_labels(data: bytes, session: str, fallback_reviewer: str) -> Parsed:
                 continue
             raise
         labels[(lab.run, lab.check)] = lab
-    return Parsed(reviewer, labels, newer)
+    notes = doc.get("note", [])
+    if not isinstance(notes, list):
+        raise ValueError("`note` must be an array of tables")
+    found: dict[Key, Note] = {}
+    for t in notes:
+        try:
+            n = note_from_table(t, session, reviewer)
+        except ValueError:
+            if newer:
+                continue
+            raise
+        found[(n.run, n.check)] = n
+    return Parsed(reviewer, labels, newer, found)
 
 
 @dataclass(slots=True)
@@ -121,19 +172,24 @@ class LabelFile:
     decision made through this object (``mine``) that an outside change removed, or replaced
     by an older label (a ``git checkout`` of an older file, ``git stash``), is written back, and
     ``restored`` names it until :meth:`take_restored` is called.
+
+    Note-only entries (``notes``) travel in the same file and the same saves; they are never
+    labels (:meth:`get` and :meth:`view` do not see them).
     """
 
     path: Path
     session: str
     reviewer: str
     labels: dict[Key, Label] = field(default_factory=dict)
-    pending: list[tuple[Key, Label | None]] = field(default_factory=list)
+    pending: list[tuple[Key, Entry]] = field(default_factory=list)
     error: str = ""
     seen: tuple[int, int] | None = None
     mine: dict[Key, Label | None] = field(default_factory=dict)
     restored: list[Key] = field(default_factory=list)
     index: "RunIndex | None" = None
     """The folder's index cache: an unchanged file is taken from it instead of parsed again."""
+    notes: dict[Key, Note] = field(default_factory=dict)
+    """Note-only entries as last read from disk (set by :meth:`read_disk`)."""
 
     def load(self) -> None:
         """Read the file (absent = no labels yet), cleaning stale temp files first."""
@@ -152,6 +208,7 @@ class LabelFile:
             st = os.lstat(self.path)
         except FileNotFoundError:
             self.seen = None
+            self.notes = {}
             return {}, ""
         except OSError as exc:
             return {}, f"cannot read {self.path.name}: {exc.strerror or exc}"
@@ -161,6 +218,7 @@ class LabelFile:
         cached = self.index.label_file(self.path, key, self.session) if self.index is not None else None
         if cached is not None and cached[0] == self.reviewer:
             self.seen = (st.st_size, st.st_mtime_ns)
+            self.notes = {}  # files with note entries are never cached
             return {(label.run, label.check): label for label in cached[1]}, ""
         try:
             with open(self.path, "rb") as fh:
@@ -172,33 +230,34 @@ class LabelFile:
             parsed = parse_labels(data, self.session, self.reviewer)
         except (BadToml, ValueError) as exc:
             return {}, f"{self.path.name} {exc}; it is not overwritten until it is repaired"
+        self.notes = dict(parsed.notes)
         if parsed.newer:
             return parsed.labels, f"{self.path.name} was written by a newer reviewer; read only"
-        if self.index is not None and len(data) <= LABEL_FILE_CAP:
+        if self.index is not None and len(data) <= LABEL_FILE_CAP and not parsed.notes:
             self.index.remember_label_file(self.path, key, parsed.reviewer, tuple(parsed.labels.values()))
         return parsed.labels, ""
 
     def get(self, run: str, check: str) -> Label | None:
         """This reviewer's label on a failure, pending changes included."""
-        view = dict(self.labels)
-        for key, lab in self.pending:
-            if lab is None:
-                view.pop(key, None)
-            else:
-                view[key] = lab
-        return view.get((run, check))
+        return self.view().get((run, check))
 
     def view(self) -> dict[Key, Label]:
         """All labels, pending changes applied."""
         view = dict(self.labels)
-        for key, lab in self.pending:
-            if lab is None:
-                view.pop(key, None)
-            else:
-                view[key] = lab
+        apply_entries(view, {}, self.pending)
         return view
 
-    def change(self, run: str, check: str, label: Label | None) -> None:
+    def note(self, run: str, check: str) -> Note | None:
+        """This reviewer's note-only entry on a failure, pending changes included."""
+        return self.notes_view().get((run, check))
+
+    def notes_view(self) -> dict[Key, Note]:
+        """All note-only entries, pending changes applied."""
+        notes = dict(self.notes)
+        apply_entries({}, notes, self.pending)
+        return notes
+
+    def change(self, run: str, check: str, label: Entry) -> None:
         """Set (or with None, clear) one label and save at once.
 
         Raises:
@@ -206,7 +265,7 @@ class LabelFile:
         """
         self.change_many([((run, check), label)])
 
-    def change_many(self, changes: list[tuple[Key, Label | None]]) -> None:
+    def change_many(self, changes: list[tuple[Key, Entry]]) -> None:
         """Apply several changes as one decision, written in one atomic replace."""
         self.pending.extend(changes)
         self.flush()
@@ -239,17 +298,14 @@ class LabelFile:
                 self.error = error
                 raise LabelsUnsafe(error)
             restored = self.reapply(disk)
-            for key, lab in self.pending:
-                if lab is None:
-                    disk.pop(key, None)
-                else:
-                    disk[key] = lab
+            notes = self.notes
+            apply_entries(disk, notes, self.pending)
             if self.pending or restored:
-                atomic_write(self.path, labels_to_bytes(self.session, self.reviewer, disk))
+                atomic_write(self.path, labels_to_bytes(self.session, self.reviewer, disk, notes))
                 st = os.stat(self.path)
                 self.seen = (st.st_size, st.st_mtime_ns)
         self.labels = disk
-        self.mine.update(self.pending)
+        self.mine.update((k, e) for k, e in self.pending if not isinstance(e, Note))
         self.restored += [k for k in restored if k not in self.restored]
         self.pending.clear()
         self.error = ""
@@ -287,6 +343,22 @@ class LabelFile:
     def refresh(self) -> None:
         """Re-read after an outside change (git pull, another instance); pending stays."""
         self.labels, self.error = self.read_disk()
+
+
+def apply_entries(labels: dict[Key, Label], notes: dict[Key, Note], changes: list[tuple[Key, Entry]]) -> None:
+    """Apply changes in order: a label replaces the note entry, None clears the label, a note
+    entry is set (or, empty, removed) beside no label."""
+    for key, entry in changes:
+        if entry is None:
+            labels.pop(key, None)
+        elif isinstance(entry, Note):
+            if entry.empty:
+                notes.pop(key, None)
+            else:
+                notes[key] = entry
+        else:
+            labels[key] = entry
+            notes.pop(key, None)
 
 
 def file_digest(path: Path) -> str:

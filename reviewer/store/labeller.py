@@ -8,8 +8,9 @@ from typing import Callable
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
-from reviewer.model.label import Label, Verdict
+from reviewer.model.label import Label, Note, Verdict
 from reviewer.store.evidence import evidence_hash
+from reviewer.store.labelfile import Entry
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
 
@@ -45,7 +46,9 @@ class LabelState:
         return self.label is not None and self.label.verdict is Verdict.DEFERRED and not self.stale
 
 
-Change = list[tuple[str, str, str, Label | None]]
+Change = list[tuple[str, str, str, Entry]]
+"""(session, run, check, what the failure holds after the change): a label, a note-only entry, or
+None (nothing)."""
 
 
 class Labeller:
@@ -87,19 +90,30 @@ class Labeller:
             return LabelState(None)
         return LabelState(lab, bool(lab.evidence) and lab.evidence != self.evidence(run, failure))
 
+    def entry(self, session: str, run: str, check: str) -> Entry:
+        """What the current reviewer holds on a failure: the label, else the note-only entry, else None."""
+        return self.labels.get(session, run, check) or self.labels.note(session, run, check)
+
     def apply(self, change: Change, record: bool = True) -> None:
-        """Save every (session, run, check, label) of a change; record the previous values."""
-        before: Change = [(s, r, c, self.labels.get(s, r, c)) for s, r, c, _ in change]
+        """Make each failure of a change hold exactly its entry, saved; record the previous values."""
+        before: Change = [(s, r, c, self.entry(s, r, c)) for s, r, c, _ in change]
         if record:
             self.undo_stack.append(before)
+        ops: list[tuple[str, str, str, Entry]] = []
+        for s, r, c, entry in change:
+            if isinstance(entry, Label):
+                ops.append((s, r, c, entry))
+            else:  # no label, and this note entry (or none)
+                ops += [(s, r, c, None), (s, r, c, entry or Note(s, r, c, self.labels.reviewer, ""))]
         try:
-            self.labels.put_many(change)
+            self.labels.put_many(ops)
         except Exception as exc:  # noqa: BLE001 - kept pending in memory, reported once
             raise SaveFailed(str(exc)) from exc
 
     def make(self, run: Run, failure: Failure, verdict: Verdict, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label:
-        """A new label for a failure, keeping an existing note and tags unless replaced."""
-        old = self.labels.get(run.session, run.id, failure.check_id)
+        """A new label for a failure, keeping an existing note and tags (of the label, or of the
+        note-only entry it replaces) unless replaced."""
+        old = self.entry(run.session, run.id, failure.check_id)
         return Label(
             session=run.session,
             run=run.id,
@@ -136,21 +150,49 @@ class Labeller:
         self.apply([(run.session, run.id, failure.check_id, None)])
         return True
 
-    def annotate(self, failure_id: str, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label:
-        """Set the note and/or tags; an unlabelled failure becomes deferred with them."""
+    def annotate(self, failure_id: str, note: str | None = None, tags: tuple[str, ...] | None = None) -> Label | Note:
+        """Set the note and/or tags (None keeps them) and save.
+
+        A labelled failure keeps its verdict. An unlabelled one gets a note-only entry: it stays
+        unlabelled (no verdict is invented); an empty note with no tags removes that entry.
+        Returns the label, or the note entry.
+        """
         run, failure = self.find(failure_id)
-        old = self.labels.get(run.session, run.id, failure.check_id)
-        if old is None:
-            lab = self.make(run, failure, Verdict.DEFERRED, note, tags)
-        else:
-            lab = replace(
+        old = self.entry(run.session, run.id, failure.check_id)
+        entry: Label | Note
+        if isinstance(old, Label):
+            entry = replace(
                 old,
                 note=note if note is not None else old.note,
                 tags=tags if tags is not None else old.tags,
                 labelled_at=self.clock(),
             )
-        self.apply([(run.session, run.id, failure.check_id, lab)])
-        return lab
+        else:
+            entry = Note(
+                run.session, run.id, failure.check_id, self.labels.reviewer, self.clock(),
+                note=note if note is not None else (old.note if old else ""),
+                tags=tags if tags is not None else (old.tags if old else ()),
+                evidence=self.evidence(run, failure),
+            )
+        self.apply([(run.session, run.id, failure.check_id, entry)])
+        return entry
+
+    def note_of(self, failure_id: str) -> Note | None:
+        """The current reviewer's note-only entry on a failure (None when labelled or without one)."""
+        try:
+            session, run, check = split_failure_id(failure_id)
+        except ValueError:
+            return None
+        return self.labels.note(session, run, check)
+
+    def annotation(self, failure_id: str) -> tuple[str, tuple[str, ...]]:
+        """The note and tags the current reviewer has on a failure, from its label or note entry."""
+        try:
+            session, run, check = split_failure_id(failure_id)
+        except ValueError:
+            return "", ()
+        entry = self.entry(session, run, check)
+        return (entry.note, entry.tags) if entry is not None else ("", ())
 
     def undo(self) -> Change | None:
         """Restore the labels before the last change; None when there is nothing to undo."""

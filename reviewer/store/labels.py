@@ -7,9 +7,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewer.model.label import Label, reviewer_file_stem
+from reviewer.model.label import Label, Note, reviewer_file_stem
 from reviewer.store.index import RunIndex
-from reviewer.store.labelfile import LabelFile, parse_labels
+from reviewer.store.labelfile import Entry, LabelFile, parse_labels
+from reviewer.store.paths import installed_location
 from reviewer.store.tomlfile import BadToml
 
 LABELS_DIR = "labels"
@@ -23,7 +24,13 @@ def user_data_dir() -> Path:
 
 
 def fallback_root(root: Path) -> Path:
-    """Where labels of a read-only sessions folder go: a per-user folder keyed by its path."""
+    """Where labels of a read-only or installed sessions folder go: a per-user folder.
+
+    The bundled corpus gets one fixed folder (``reviewer-examples``), so its labels survive a
+    reinstall or a new virtualenv; any other folder one keyed by its real path.
+    """
+    if installed_location(root) == "bundled":
+        return user_data_dir() / "labels" / "reviewer-examples"
     real = os.path.realpath(root)
     digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in Path(real).name)[:40]
@@ -38,6 +45,22 @@ def writable(folder: Path) -> bool:
             return False
         probe = probe.parent
     return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
+
+
+def redirect_reason(root: Path, session: str = "") -> str:
+    """Why labels of this folder are kept in the per-user folder, or "" when they go in the folder.
+
+    A folder inside an installed package (the bundled corpus, or any folder of an installed
+    copy) is never written into, whatever its write bit says: a reinstall would delete the labels.
+    """
+    where = installed_location(root)
+    if where == "bundled":
+        return "the sessions folder is the example corpus inside the installed reviewer package"
+    if where == "package":
+        return "the sessions folder is inside an installed package"
+    if not writable(Path(root) / session / LABELS_DIR if session else Path(root)):
+        return "the sessions folder is not writable"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +95,14 @@ class LabelStore:
     def labels_dir(self, session: str) -> Path:
         """The labels folder this reviewer writes for a session."""
         inside = self.root / session / LABELS_DIR
-        if writable(inside):
+        if not redirect_reason(self.root, session):
             return inside
         self.redirected = fallback_root(self.root)
         return self.redirected / session / LABELS_DIR
+
+    def where(self, session: str) -> tuple[Path, str]:
+        """This reviewer's labels file of a session and why it is not in the folder ("" when it is)."""
+        return self.file(session).path, redirect_reason(self.root, session)
 
     def file(self, session: str) -> LabelFile:
         """This reviewer's label file for a session (loaded on first use)."""
@@ -98,12 +125,20 @@ class LabelStore:
         """Save (or clear) a label at once; raises when it could not be saved (kept pending)."""
         self.file(session).change(run, check, label)
 
-    def put_many(self, changes: list[tuple[str, str, str, Label | None]]) -> None:
+    def note(self, session: str, run: str, check: str) -> Note | None:
+        """This reviewer's note-only entry on a failure (a failure with a label has none)."""
+        return self.file(session).note(run, check)
+
+    def put_note(self, session: str, run: str, check: str, note: Note) -> None:
+        """Save a note-only entry at once (an empty one removes it); the failure stays unlabelled."""
+        self.file(session).change(run, check, note)
+
+    def put_many(self, changes: list[tuple[str, str, str, Entry]]) -> None:
         """Save several labels as one decision: one atomic write per session file.
 
         Raises the first failure after trying every file (failed changes stay pending).
         """
-        by_session: dict[str, list[tuple[tuple[str, str], Label | None]]] = {}
+        by_session: dict[str, list[tuple[tuple[str, str], Entry]]] = {}
         for session, run, check, lab in changes:
             by_session.setdefault(session, []).append(((run, check), lab))
         failed: Exception | None = None

@@ -83,7 +83,10 @@ def test_disagreements_are_exactly_the_differing_failures(two_reviewers: tuple[P
     after = {d.failure_id: d for d in disagreements(root, ["m"])}
     assert list(after) == [ids[4], ids[5], ids[9]]
     assert after[ids[4]].adjudicated.verdict is Verdict.CAPABILITY
-    assert after[ids[4]].adjudicated.note == "adjudicated by carol: grader was right"
+    final = after[ids[4]].adjudicated
+    assert (final.note, final.adjudicator) == ("grader was right", "carol")
+    assert final.settled == (("A", Verdict.SPECIFICATION), ("B", Verdict.CAPABILITY))
+    assert final.evidence.startswith("sha256:")
     assert after[ids[5]].adjudicated is None
 
 

@@ -231,12 +231,14 @@ async def test_adjudication_is_saved_committed_and_exported_as_final(tmp_path: P
         await pilot.press(*"brief is silent")
         await press(app, pilot, "enter")
         assert app.screen is app.review_screen
-        assert any("final: \u25c6 specification (adjudicated by alice: brief is silent)" in ln for ln in checks(app))
+        # the adjudicator is a field of its own now (the app's final line is to show it: UI work)
+        assert any("final: \u25c6 specification (brief is silent)" in ln for ln in checks(app))
         assert "(1 adjudicated)" in status(app)
         await press(app, pilot, "ctrl+g")
         await settle(app, pilot)
     parsed = parse_labels((root / "s2" / "labels" / "_adjudicated.toml").read_bytes(), "s2", "final")
-    assert parsed.labels[("connected--model-a", "oracle:connected")].verdict is SPEC
+    final = parsed.labels[("connected--model-a", "oracle:connected")]
+    assert (final.verdict, final.adjudicator, final.note) == (SPEC, "alice", "brief is silent")
     (commit,) = git(repo, "log", "--format=%H", f"{before}..HEAD").split()
     assert git(repo, "show", "--format=", "--name-only", commit).split() == ["sessions/s2/labels/_adjudicated.toml"]
     done = subprocess.run([sys.executable, "-m", "reviewer.cli", "export", str(root), "--final", "--format", "jsonl"],
@@ -244,7 +246,7 @@ async def test_adjudication_is_saved_committed_and_exported_as_final(tmp_path: P
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     assert done.returncode == 0, done.stderr
     line = next(ln for ln in done.stdout.splitlines() if "connected--model-a" in ln and "oracle:connected" in ln)
-    assert '"specification"' in line and "brief is silent" in line
+    assert '"specification"' in line and "brief is silent" in line and '"adjudicator": "alice"' in line
 
 
 @sync

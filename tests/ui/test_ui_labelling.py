@@ -90,13 +90,15 @@ async def test_note_and_tags_are_saved_with_the_label(basic: Path) -> None:
         assert isinstance(app.screen, NoteScreen)
         app.screen.query_one(TextArea).insert("the brief never says IV\nsecond line")
         await press(app, pilot, "ctrl+s")
-        lab = app.session.decisions.progress.label(fid)
-        assert lab is not None and lab.note == "the brief never says IV\nsecond line" and lab.verdict.value == "deferred"
+        # a note on an unlabelled failure invents no verdict: a note-only entry, still unlabelled
+        assert app.session.decisions.progress.label(fid) is None
+        assert app.session.labeller.note_of(fid).note == "the brief never says IV\nsecond line"
         await press(app, pilot, "t")
         assert isinstance(app.screen, TagsScreen)
         tags = app.screen.query_one(SelectionList)
         await press(app, pilot, "space", "down", "space", "enter")
-        assert app.session.decisions.progress.label(fid).tags == tuple(app.session.vocabulary[:2])
+        assert app.session.decisions.progress.label(fid) is None
+        assert app.session.labeller.annotation(fid) == ("the brief never says IV\nsecond line", tuple(app.session.vocabulary[:2]))
         assert tags is not None
         await press(app, pilot, "s")
         lab = app.session.decisions.progress.label(fid)

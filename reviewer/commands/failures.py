@@ -1,0 +1,149 @@
+"""``reviewer failures``: every failure id of a folder, with task, model, check and verdicts.
+
+Your own verdict is always shown. Other reviewers' verdicts (and the adjudicated one) only when
+blind mode is off (``blind = false`` in config.toml) or with ``--disagreements``, which is for
+after labelling: in blind mode nothing on this list is derived from another reviewer's labels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+from reviewer.model import Failure, Run
+from reviewer.model.label import Label
+from reviewer.model.sanitize import plain
+from reviewer.store.labeller import Labeller
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Handler]:
+    """Add ``failures`` to the CLI."""
+    from reviewer.cli import folder_arg, reviewer_arg
+
+    p = command_parser(
+        sub, "failures", "list failure ids with task, model, check and verdicts (others' only when not blind)",
+        "never (load errors are reported on stderr and still exit 0)",
+    )
+    folder_arg(p)
+    p.add_argument("--unlabelled", action="store_true",
+                   help="only failures you have not decided (no label, deferred, stale, or a note only)")
+    p.add_argument("--disagreements", action="store_true",
+                   help="only failures where reviewers' verdicts differ (shows everyone's verdicts, even when blind)")
+    p.add_argument("--session", metavar="S", help="only this session (shell-style pattern: 'pounce-*')")
+    p.add_argument("--task", metavar="T", help="only this task (pattern)")
+    p.add_argument("--model", metavar="M", help="only this model (pattern)")
+    p.add_argument("--json", action="store_true", help="print a JSON array of objects")
+    reviewer_arg(p)
+    return {"failures": cmd_failures}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One failure as ``failures`` lists it."""
+
+    run: Run
+    failure: Failure
+    mine: Label | None
+    stale: bool
+    others: tuple[Label, ...] | None = None
+    final: Label | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON object of the row (``others`` and ``final`` only when they may be shown)."""
+        f = self.failure
+        out: dict[str, Any] = {
+            "id": f.id, "session": self.run.session, "run": self.run.id, "task": self.run.task,
+            "model": self.run.model, "check": f.check_id, "check_name": f.check.name,
+            "status": f.check.status.value, "message": first_line(f.check.message),
+            "verdict": self.mine.verdict.value if self.mine else None, "stale": self.stale,
+        }
+        if self.others is not None:
+            out["others"] = [{"reviewer": lab.reviewer, "verdict": lab.verdict.value} for lab in self.others]
+            out["final"] = None if self.final is None else {
+                "verdict": self.final.verdict.value, "adjudicator": self.final.adjudicator}
+        return out
+
+    def mine_text(self) -> str:
+        """``specification``, ``capability (stale)`` or ``-``."""
+        if self.mine is None:
+            return "-"
+        return self.mine.verdict.value + (" (stale)" if self.stale else "")
+
+    def others_text(self) -> str:
+        """``bob=capability carol=specification final=capability``."""
+        parts = [f"{plain(lab.reviewer)}={lab.verdict.value}" for lab in self.others or ()]
+        if self.final is not None:
+            parts.append(f"final={self.final.verdict.value}")
+        return " ".join(parts) or "-"
+
+
+def first_line(text: str, cap: int = 200) -> str:
+    """The first non-empty line of a message, cut at ``cap`` characters."""
+    line = next((x.strip() for x in text.splitlines() if x.strip()), "")
+    return line if len(line) <= cap else line[: cap - 1] + "…"
+
+
+def matches(run: Run, args: argparse.Namespace) -> bool:
+    """The session, task and model filters."""
+    return all(pattern is None or fnmatchcase(value, pattern)
+               for pattern, value in ((args.session, run.session), (args.task, run.task), (args.model, run.model)))
+
+
+def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool) -> list[Row]:
+    """The rows to print, filtered."""
+    from reviewer.store.agreement import read_label_set
+    from reviewer.store.failures import every_failure
+    from reviewer.store.final import read_adjudications
+
+    store = labeller.sessions
+    runs = [r for r in store.corpus.runs if matches(r, args)]
+    sessions = sorted({r.session for r in runs})
+    everyone = read_label_set(store.root, sessions) if (show_others or args.disagreements) else None
+    finals = read_adjudications(store.root, sessions) if show_others else {}
+    me = labeller.labels.reviewer
+    rows = []
+    for run, failure in every_failure(store, runs):
+        state = labeller.state(run, failure)
+        if args.unlabelled and state.decided:
+            continue
+        key = (run.session, run.id, failure.check_id)
+        labs = everyone.by_failure.get(key, ()) if everyone is not None else ()
+        if args.disagreements and len({lab.verdict for lab in labs if lab.verdict.decided}) < 2:
+            continue
+        others = tuple(lab for lab in labs if lab.reviewer != me) if show_others else None
+        rows.append(Row(run, failure, state.label, state.stale, others, finals.get(key) if show_others else None))
+    return rows
+
+
+def cmd_failures(args: argparse.Namespace) -> int:
+    """reviewer failures: exit 0."""
+    from reviewer.cli import open_labeller, settings_and_identity
+
+    settings, identity = settings_and_identity(args.reviewer)
+    labeller = open_labeller(args.path, identity.name)
+    store = labeller.sessions
+    for e in store.errors:
+        print(plain(f"{e.path}: {e.reason}"), file=sys.stderr)
+    show_others = not settings.blind or args.disagreements
+    rows = collect_rows(labeller, args, show_others)
+    store.save_index()
+    if args.json:
+        sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=True, indent=1) + "\n")
+        return 0
+    header = ["ID", "TASK", "MODEL", "YOURS"] + (["OTHERS"] if show_others else [])
+    table = [header] + [[plain(r.failure.id), plain(r.run.task), plain(r.run.model), r.mine_text()]
+                        + ([r.others_text()] if show_others else []) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    decided = sum(1 for r in rows if r.mine is not None and r.mine.verdict.decided and not r.stale)
+    hidden = "" if show_others else "; other reviewers' verdicts hidden (blind mode: blind = true in config.toml)"
+    print(f"{len(rows)} failure{'s' if len(rows) != 1 else ''}, {decided} decided by {identity.describe()}{hidden}")
+    return 0
