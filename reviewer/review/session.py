@@ -27,7 +27,8 @@ from reviewer.review.decisions import Decisions
 from reviewer.review.gitstate import GitState
 from reviewer.review.folder import Folder
 from reviewer.review.outcome import NOTHING, Outcome, Part, Work, doing, tell
-from reviewer.review.reviewers import Reviewers, ReviewersSnapshot
+from reviewer.review.reviewers import Reviewers
+from reviewer.review.team import Team
 from reviewer.review.status import Totals, status_parts
 from reviewer.review.selection import (
     End, Move, NeedsCounting, Selection, Target, at_turn, select_failure, step_attempt, step_file, step_run,
@@ -36,7 +37,6 @@ from reviewer.review.selection import (
 from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking
 from reviewer.review.walks import Place
-from reviewer.store.adjudication import adjudicate, clear_adjudication
 from reviewer.store.labeller import Labeller, UnknownFailure
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import LRU
@@ -54,13 +54,14 @@ class ReviewSession:
         self.decisions = Decisions(labeller)
         self.reviewers = Reviewers(labeller.labels.reviewer, blind)
         self.git = GitState()
+        self.walking = Walking()
+        self.team = Team(store, labeller, self.reviewers, self.git, self.walking)
         self.folder = Folder(store, labeller)
         self.auto_advance = auto_advance
         self.start_failure = start_failure
         self.selection = Selection()
         self.shown: FailureView | None = None
         """The view on screen (the last one taken)."""
-        self.walking = Walking()
         self.totals = Totals()
         self.evidence_cache = LRU(256)
         self.prefetched: Target | None = None
@@ -266,6 +267,13 @@ class ReviewSession:
         self.shown = view
         return view
 
+    def vanished(self, view: FailureView) -> Target | None:
+        """Where to go when the failure on screen is gone from its run (re-recorded): its first failure."""
+        if view.run is None or not view.selection.failure_id or view.failure is not None:
+            return None
+        ids = view.failure_ids
+        return Target(view.run.key, ids[0] if ids else "")
+
     def relabel(self) -> FailureView | None:
         """The view on screen with its labels as they are now (after a decision)."""
         view = self.shown
@@ -333,14 +341,12 @@ class ReviewSession:
         return out
 
     def note(self, failure_id: str, note: str) -> Outcome:
-        """Save a note on a failure (``n``)."""
-        old = self.decisions.label(failure_id)
-        return NOTHING if note == (old.note if old else "") else self.decisions.note(failure_id, note)
+        """Save a note on a failure (``n``): kept with its label, or alone (no verdict invented)."""
+        return NOTHING if note == self.labeller.annotation(failure_id)[0] else self.decisions.note(failure_id, note)
 
     def set_tags(self, failure_id: str, tags: tuple[str, ...]) -> Outcome:
         """Save a failure's tags (``t``)."""
-        old = self.decisions.label(failure_id)
-        return NOTHING if tags == (old.tags if old else ()) else self.decisions.tags(failure_id, tags)
+        return NOTHING if tags == self.labeller.annotation(failure_id)[1] else self.decisions.tags(failure_id, tags)
 
     def label_cluster(self, plan: ClusterPlan) -> Outcome:
         """Label a whole cluster (one undoable change)."""
@@ -354,53 +360,7 @@ class ReviewSession:
             return False
         return True
 
-    # ---- reviewers -----------------------------------------------------------------------------
-
-    def take_reviewers(self, snapshot: ReviewersSnapshot) -> Outcome:
-        """The other reviewers' labels were read; enter the disagreements walk when it was asked for."""
-        errors = self.reviewers.take(snapshot)
-        out = NOTHING
-        if errors:
-            out = tell("Some labels files could not be read: " + one_line("; ".join(errors), 400), "Reviewers", "warning")
-        if self.walking.want_disagreements:
-            out = out.then(self.walking.follow_disagreements(snapshot, self.place(), self.selection))
-        return out.then(doing(Work.RELABEL))
-
-    def toggle_disagreements(self) -> Outcome:
-        """``D``: the disagreements walk (entered once everyone's labels are read again), or back."""
-        if self.walking.disagreements:
-            return self.walking.every("Disagreements mode off: j/k step through every failure.").then(doing(Work.RELABEL))
-        self.walking.want_disagreements = True
-        return doing(Work.REVIEWERS)
-
-    def reveal(self) -> Outcome:
-        """``r``: show the other reviewers' verdicts on this failure before labelling it."""
-        fid = self.selection.failure_id
-        if not fid:
-            return tell("No failure selected.", bell=True)
-        if not self.reviewers.has_others(fid):
-            return tell("No other reviewer has labelled this failure.")
-        self.reviewers.revealed.add(fid)
-        return doing(Work.RELABEL)
-
-    def adjudicate(self, failure_id: str, verdict: Verdict | None, note: str) -> Outcome:
-        """Record (or, with None, clear) the final verdict of a failure, with its evidence hash now."""
-        session, run_id, check = split_failure_id(failure_id)
-        root = Path(self.store.root)
-        try:
-            if verdict is None:
-                clear_adjudication(root, session, run_id, check)
-                label = None
-            else:
-                run, failure = self.labeller.find(failure_id)
-                label = adjudicate(root, session, run_id, check, verdict, note, self.reviewer,
-                                   evidence=self.labeller.evidence(run, failure))
-        except Exception as exc:  # noqa: BLE001 - LabelsUnsafe, OSError, ValueError: nothing was written
-            return tell(f"Not saved: {one_line(str(exc), 300)}", "Adjudicate", "error", 15)
-        self.reviewers.adjudicated(failure_id, label)
-        self.git.adjudicated.add(session)
-        said = "Adjudication cleared." if label is None else f"Final verdict: {label.verdict.value}"
-        return tell(said, "Adjudicate").then(Outcome(labels_changed=True))
+    # ---- git ----------------------------------------------------------------------------------
 
     def may_commit(self) -> Outcome | None:
         """Why this reviewer's labels cannot be committed now; None when they can (a commit starts)."""

@@ -12,7 +12,7 @@ from reviewer.model.label import Label, Note, Verdict
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.labelfile import Entry
 from reviewer.store.labels import LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 
 def utc_now() -> str:
@@ -54,7 +54,7 @@ None (nothing)."""
 class Labeller:
     """Applies reviewers' decisions: saved at once, undoable, with an evidence fingerprint."""
 
-    def __init__(self, sessions: SessionStore, labels: LabelStore, clock: Callable[[], str] = utc_now) -> None:
+    def __init__(self, sessions: Store, labels: LabelStore, clock: Callable[[], str] = utc_now) -> None:
         self.sessions = sessions
         self.labels = labels
         self.clock = clock

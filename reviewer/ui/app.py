@@ -78,6 +78,7 @@ class ReviewApp(App[int]):
         self.review_screen = ReviewScreen(session)
         self.review_screen.symbols = self.symbols
         self.first_shown = False
+        self.opening_wanted = False
         self.last_index_save = 0.0
         self.quiet_timer: Timer | None = None
 
@@ -214,8 +215,15 @@ class ReviewApp(App[int]):
         if folder.listing.big:
             self.start("list", w.build_list, request)
         elif folder.listing.take(request.generation, *request.build()):
-            self.session.totals.changed()
-            self.review_screen.list_rebuilt()
+            self.list_rebuilt()
+
+    def list_rebuilt(self) -> None:
+        """Draw the new rows; the first time, open the review (it walks the list)."""
+        self.session.totals.changed()
+        self.review_screen.list_rebuilt()
+        if self.opening_wanted:
+            self.opening_wanted = False
+            self.opening()
 
     # ---- start -----------------------------------------------------------------------------------
 
@@ -238,9 +246,9 @@ class ReviewApp(App[int]):
 
     def on_scanned(self, message: m.Scanned) -> None:
         """Show the runs and open at the first (or the asked-for) failure."""
-        self.report(self.session.folder.take_scan(message.scan))
+        self.opening_wanted = True
+        self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
         self.last_index_save = time.monotonic()
-        self.opening()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 
     def opening(self) -> None:
@@ -281,6 +289,10 @@ class ReviewApp(App[int]):
         view = self.session.take_view(message.view)
         if view is None:
             return
+        gone = self.session.vanished(view)
+        if gone is not None:
+            self.follow(gone)
+            return
         with self.batch_update():
             self.review_screen.show(message.rendered, view, self.symbols)
             self.refresh_status()
@@ -303,8 +315,7 @@ class ReviewApp(App[int]):
     def on_list_built(self, message: m.ListBuilt) -> None:
         """A big list's rows."""
         if self.session.folder.listing.take(message.generation, message.rows, message.order):
-            self.session.totals.changed()
-            self.review_screen.list_rebuilt()
+            self.list_rebuilt()
             self.refresh_status()
 
     def on_tallied(self, message: m.Tallied) -> None:
@@ -318,7 +329,7 @@ class ReviewApp(App[int]):
 
     def on_reviewers_read(self, message: m.ReviewersRead) -> None:
         """Everyone's labels."""
-        self.report(self.session.take_reviewers(message.snapshot))
+        self.report(self.session.team.take(message.snapshot, self.session.place(), self.session.selection))
 
     def on_repo_read(self, message: m.RepoRead) -> None:
         """The repository line, or why git is off."""

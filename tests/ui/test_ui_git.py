@@ -207,7 +207,7 @@ async def test_blind_mode_hides_the_other_verdict_until_labelled_and_r_reveals(b
     seeing = make_app(basic, reviewer="carol", settings=Settings(blind=False))
     async with seeing.run_test(size=(200, 50)) as pilot:
         await settle(seeing, pilot)
-        assert seeing.selection.failure_id == F1
+        assert seeing.session.selection.failure_id == F1
         assert any("bob: \u25b2 capability" in ln for ln in checks(seeing))
 
 

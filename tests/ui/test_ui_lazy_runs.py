@@ -39,14 +39,14 @@ async def test_a_warm_open_and_its_count_leave_unseen_runs_unread(tmp_path: Path
     cold = make_app(root, reviewer="ana")
     async with cold.run_test(size=(200, 50)) as pilot:
         await settle(cold, pilot)
-        assert cold.counting_done
-    assert cold.store.index is not None and not cold.store.index.dirty, "the index was saved after the count"
+        assert cold.session.folder.counting_done
+    assert cold.session.store.index is not None and not cold.session.store.index.dirty, "the index was saved after the count"
     warm = make_app(root, reviewer="ana")
     async with warm.run_test(size=(200, 50)) as pilot:
         await settle(warm, pilot)
-        assert warm.counting_done and sum(len(ids) for ids in warm.failure_ids.values()) == 40
-        runs = warm.store.runs
+        assert warm.session.folder.counting_done and sum(len(ids) for ids in warm.session.folder.failure_ids.values()) == 40
+        runs = warm.session.store.runs
         assert all(type(r) is LazyRun for r in runs)
         filled = [r.key for r in runs if r.filled]  # type: ignore[attr-defined]
         # the run on screen, and the next one read ahead: no others (40 runs were counted)
-        assert warm.selection.run_key in filled and len(filled) <= 2, filled
+        assert warm.session.selection.run_key in filled and len(filled) <= 2, filled

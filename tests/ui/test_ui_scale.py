@@ -5,13 +5,13 @@ from __future__ import annotations
 from uihelp import press, settle, sync
 from uikit import MemoryStore
 
-from reviewer.ui.app import ReviewApp
+from reviewer.ui.launch import build_app
 from reviewer.ui.widgets.navigator import RunNavigator
 
 
 @sync
 async def test_a_hundred_thousand_runs() -> None:
-    app = ReviewApp(MemoryStore(100_000))  # type: ignore[arg-type]
+    app = build_app(MemoryStore(100_000), reviewer="tester")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         nav = app.review_screen.query_one(RunNavigator)

@@ -162,13 +162,16 @@ def big_folder(root: Path) -> Path:
 
 
 class MemoryStore:
-    """A stand-in for SessionStore with many runs held in memory (for the 100,000-run test)."""
+    """A stand-in for SessionStore with many runs held in memory (the store Protocol, no disk)."""
 
     def __init__(self, count: int) -> None:
         from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run
         from reviewer.store.loader import Corpus
+        from reviewer.store.sessions import LRU
 
         self.root = Path("/nonexistent")
+        self.index = None
+        self.evidence_contexts = LRU(8)
         runs = []
         for i in range(count):
             failing = i % 3 != 0
@@ -182,17 +185,33 @@ class MemoryStore:
         self.corpus = Corpus(root=self.root, runs=runs)
         self.by_key = {r.key: r for r in runs}
 
+    @property
+    def runs(self):  # type: ignore[no-untyped-def]
+        """Every run."""
+        return self.corpus.runs
+
+    @property
+    def errors(self):  # type: ignore[no-untyped-def]
+        """Nothing failed to load."""
+        return []
+
     def run(self, key):  # type: ignore[no-untyped-def]
         """A run by key."""
         return self.by_key.get(key)
 
-    def brief(self, run):  # type: ignore[no-untyped-def]
-        """Every brief is one line."""
-        return self.text("brief.md")
-
     def scan(self):  # type: ignore[no-untyped-def]
         """The in-memory corpus."""
         return self.corpus
+
+    def refresh(self):  # type: ignore[no-untyped-def]
+        """Nothing changes."""
+        from reviewer.store.sessions import Changes
+
+        return Changes([], [], [])
+
+    def save_index(self):  # type: ignore[no-untyped-def]
+        """No index."""
+        return False
 
     def grader_checks(self, run):  # type: ignore[no-untyped-def]
         """Recorded checks."""

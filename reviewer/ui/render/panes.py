@@ -127,8 +127,13 @@ def render_code(code: CodeView, cap: int, theme: type[HighlightTheme], colour: b
     if code.diff:
         number = code.attempt.number if code.attempt is not None else 0
         before = code.before.text if code.before is not None else ""
-        prepared = diff_lines(before, blob.text, code.before_label if code.before is not None else "(nothing)",
-                              f"attempt {number}/{path}", cap)
+        if code.before is not None:
+            old = code.before_label
+        elif code.position <= 1:
+            old = "(nothing before attempt 1)"
+        else:
+            old = f"attempt {code.attempts[code.position - 2]}: no such file"
+        prepared = diff_lines(before, blob.text, old, f"attempt {number}/{path}", cap)
         extra = () if code.before is not None else (code.before_label,)
         return Part(key, prepared, prepared_banner(prepared) + extra)
     lines = blob.text.count("\n")

@@ -25,6 +25,7 @@ from reviewer.review.view import FailureView
 from reviewer.ui.acted import Acted
 from reviewer.ui.screens.adjudicate import AdjudicateScreen, Choice
 from reviewer.ui.screens.annotate import NoteScreen, TagsScreen
+from reviewer.ui.screens.confirm import ConfirmScreen
 from reviewer.ui.render.lines import LINE_CAP
 from reviewer.ui.render.panes import Part, Rendered
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
@@ -215,11 +216,11 @@ class ReviewScreen(Screen[None]):
 
     def action_reveal_others(self) -> None:
         """``r``: the other reviewers' verdicts on this failure."""
-        self.act(self.session.reveal())
+        self.act(self.session.team.reveal(self.session.selection.failure_id))
 
     def action_disagreements(self) -> None:
         """``D``: step only through failures where reviewers disagree (or back to every failure)."""
-        self.act(self.session.toggle_disagreements())
+        self.act(self.session.team.toggle_disagreements())
 
     def action_note(self) -> None:
         """``n``: write the note kept with this failure."""
@@ -227,8 +228,7 @@ class ReviewScreen(Screen[None]):
         if not fid:
             self.act(STAYED)
             return
-        old = self.session.decisions.label(fid)
-        self.app.push_screen(NoteScreen(fid, old.note if old else ""),
+        self.app.push_screen(NoteScreen(fid, self.session.labeller.annotation(fid)[0]),
                              lambda note: None if note is None else self.act(self.session.note(fid, note)))
 
     def action_tags(self) -> None:
@@ -237,8 +237,7 @@ class ReviewScreen(Screen[None]):
         if not fid:
             self.act(STAYED)
             return
-        old = self.session.decisions.label(fid)
-        self.app.push_screen(TagsScreen(fid, self.session.vocabulary, old.tags if old else ()),
+        self.app.push_screen(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1]),
                              lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
 
     def action_adjudicate(self) -> None:
@@ -251,8 +250,15 @@ class ReviewScreen(Screen[None]):
         labs = reviewers.labels_of(fid, self.session.decisions.label(fid))
 
         def done(choice: Choice | None) -> None:
-            if choice is not None:
-                self.act(self.session.adjudicate(fid, choice[0], choice[1]))
+            if choice is None:
+                return
+            agreed = self.session.team.unanimous(fid) if choice[0] is not None else ""
+            if not agreed:
+                self.act(self.session.team.adjudicate(fid, choice[0], choice[1]))
+                return
+            self.app.push_screen(ConfirmScreen("Override a unanimous decision?", f"{agreed}; override with a final verdict?"),
+                                 lambda yes: self.act(self.session.team.adjudicate(fid, choice[0], choice[1], override=True))
+                                 if yes else None)
         self.app.push_screen(AdjudicateScreen(fid, labs, reviewers.snapshot.finals.get(fid), self.symbols), done)
 
     # ---- clicks ------------------------------------------------------------------------------------
