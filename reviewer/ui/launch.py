@@ -18,7 +18,8 @@ GC_YOUNG = 20_000
 
 def build_app(store: "Store", reviewer: str | None = None, start_failure: str | None = None,
               keymap: Mapping[str, str] | None = None, settings: "Settings | None" = None,
-              warnings: list[str] | None = None, labeller: "Labeller | None" = None) -> "ReviewApp":
+              warnings: list[str] | None = None, labeller: "Labeller | None" = None,
+              app_class: "type[ReviewApp] | None" = None) -> "ReviewApp":
     """The review app on a store: a review session for the reviewer, with the folder's tags."""
     from reviewer.review.session import ReviewSession
     from reviewer.store.config import Settings
@@ -34,7 +35,8 @@ def build_app(store: "Store", reviewer: str | None = None, start_failure: str | 
     vocabulary, vocabulary_warning = load_vocabulary(store.root)
     session = ReviewSession(store, labeller, auto_advance=settings.auto_advance, blind=settings.blind,
                             start_failure=start_failure or "", vocabulary=vocabulary)
-    return ReviewApp(session, settings, keymap, [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])])
+    return (app_class or ReviewApp)(session, settings, keymap,
+                                    [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])])
 
 
 def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:

@@ -83,54 +83,42 @@ def floor_seconds(root: Path) -> float:
     return time.perf_counter() - start
 
 
-def panes(app: Any) -> tuple[Any, Any, Any, Any]:
-    """Brief, Code, Grader and Transcript panes."""
-    from reviewer.ui.widgets.brief import BriefPane
-    from reviewer.ui.widgets.code import CodePane
-    from reviewer.ui.widgets.grader import GraderPane
-    from reviewer.ui.widgets.transcript import TranscriptPane
+def shown(app: Any) -> Any:
+    """The view on screen when it is the one for the current selection, else None.
 
-    screen = app.review_screen
-    return (screen.query_one(BriefPane), screen.query_one(CodePane), screen.query_one(GraderPane),
-            screen.query_one(TranscriptPane))
+    The review screen applies a view to all four panes in one batch in the same handler that
+    makes it the session's shown view, so a shown view means every pane has it.
+    """
+    session = app.session
+    view = session.shown
+    sel = session.selection
+    if view is None or view.run is None or view.selection.run_key != sel.run_key:
+        return None
+    if view.selection.failure_id != sel.failure_id or view.selection.attempt != sel.attempt:
+        return None
+    return view
 
 
 def code_shown(app: Any) -> bool:
     """The Code pane shows the selected attempt's file (or says there is none)."""
-    sel = app.session.selection
-    code = panes(app)[1]
-    token = code.token
-    if token is None or (token.run_key, token.attempt, token.file, token.diff) != (sel.run_key, sel.attempt, sel.file, sel.diff):
-        return False
-    return not sel.file or code.shown == token
+    from reviewer.ui.widgets.code import CodePane
+
+    view = shown(app)
+    return view is not None and app.review_screen.query_one(CodePane).shown is not None
 
 
 def output_shown(app: Any) -> bool:
     """The Grader pane shows the current run's output."""
-    grader = panes(app)[2]
-    token = grader.token
-    return token is not None and token.run_key == app.session.selection.run_key and bool(grader.output_plain)
+    from reviewer.ui.widgets.grader import GraderPane
+
+    view = shown(app)
+    return view is not None and bool(app.review_screen.query_one(GraderPane).output_plain)
 
 
 def ready(app: Any) -> bool:
     """The run list has rows, a failure is selected and all four panes show it."""
-    from textual.widgets import Static
-
     sel = app.session.selection
-    if not sel.failure_id or not app.review_screen.run_list.rows:
-        return False
-    detail = app.session.shown
-    if detail is None or detail.run.key != sel.run_key:
-        return False
-    brief, _, _, transcript = panes(app)
-    header = brief.query_one(".pane-header", Static)
-    if brief.run_key != sel.run_key or not brief.shown or str(header.content) == "loading\u2026":
-        return False
-    built = transcript.built
-    if detail.turns and (built is None or built.run_key != sel.run_key):
-        return False
-    # and every pane says so itself (the Brief's Markdown is mounted, not only handed over)
-    return code_shown(app) and output_shown(app) and app.panes_settled()
+    return bool(sel.failure_id) and bool(app.session.folder.listing.rows) and shown(app) is not None
 
 
 async def until(predicate: Callable[[], bool], limit: float = 120.0) -> float:
@@ -154,23 +142,23 @@ async def idle(app: Any, group: str = "") -> None:
 def make_app(root: Path) -> Any:
     """The app on a fresh store (as ``reviewer PATH`` builds it), reviewer "bench"."""
     from reviewer.store.sessions import SessionStore
-    from reviewer.ui.app import ReviewApp
+    from reviewer.ui.launch import build_app
 
-    return ReviewApp(SessionStore(root), reviewer="bench")
+    return build_app(SessionStore(root), reviewer="bench")
 
 
 async def press_keys(app: Any, presses: int) -> list[float]:
     """Latency (seconds) of each next-failure press until every pane shows the new failure."""
     from textual import events
 
-    from reviewer.ui.state import Target
+    from reviewer.review.selection import Target
 
     first = app.session.selection
     latencies: list[float] = []
     while len(latencies) < presses:
         before = app.session.selection
         start = time.perf_counter()
-        app._driver.send_message(events.Key("j", "j"))
+        app.post_message(events.Key("j", "j"))
         try:
             done = await until(lambda: app.session.selection != before and ready(app), 10)
         except TimeoutError:  # the last failure of the folder: start again from the first
@@ -184,7 +172,7 @@ async def press_keys(app: Any, presses: int) -> list[float]:
 
 async def open_big(app: Any, failure_id: str, shown: Callable[[Any], bool]) -> tuple[float, float]:
     """Go to a failure; seconds until ``shown``, and the longest event-loop stall meanwhile."""
-    from reviewer.ui.state import Target
+    from reviewer.review.selection import Target
 
     beats = [time.perf_counter()]
     stall = [0.0]
@@ -237,10 +225,10 @@ async def measure_warm(root: Path) -> float:
     start = time.perf_counter()
     warm = make_app(root)
     async with warm.run_test(size=(200, 50)):
-        scanned = await until(lambda: warm.scanned, 300) - start
+        scanned = await until(lambda: warm.session.folder.scanned, 300) - start
         took = await until(lambda: ready(warm), 300) - start
         if os.environ.get("BENCH_DEBUG"):
-            index = warm.store.index
+            index = warm.session.store.index
             print(f"warm: scanned after {scanned:.3f}s, index ignored={index.ignored!r} rejected={index.rejected} "
                   f"entries={len(index.entries)}", file=sys.stderr)
         await idle(warm)

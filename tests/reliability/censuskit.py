@@ -47,7 +47,7 @@ def every_action() -> list[str]:
 
 def markup_actions() -> str:
     """A ``[@click=app.ACTION]`` link (and mouse-down/up handlers) for every app action."""
-    parts = [f"[@click=app.{a}]C{i}[/]" for i, a in enumerate(every_action())]
+    parts = [f"[@click={a if a.startswith('screen.') else 'app.' + a}]C{i}[/]" for i, a in enumerate(every_action())]
     parts += ["[@mouse.down=app.quit]D[/]", "[@mouse.up=app.label_specification]U[/]",
               "[@click=screen.dismiss]S[/]", "[on click=app.quit]O[/]"]
     return " ".join(parts)

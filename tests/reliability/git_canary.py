@@ -107,7 +107,7 @@ async def drive_app(root: Path) -> list[str]:
     app = make_app(root, reviewer="alice")
     async with app.run_test(size=(200, 50), notifications=True) as pilot:
         await settle(app, pilot)
-        if getattr(app, "git_state", None) is not None and app.session.git.info is not None:
+        if app.session.git.info is not None:
             used += ["app: repository line", "app: provenance"]
         await press(app, pilot, "s")
         used.append("app: label")

@@ -177,9 +177,10 @@ async def cell_pass(root: Path, start: str, keys: list[str], figures: Figures, c
     from uihelp import settle
 
     from reviewer.store.sessions import SessionStore
+    from reviewer.ui.launch import build_app
 
     census = CellCensus()
-    app = census_app_class()(SessionStore(root), start_failure=start, reviewer=REVIEWER)
+    app = build_app(SessionStore(root), reviewer=REVIEWER, start_failure=start, app_class=census_app_class())
     app.fired = []
     before = label_digest(root)
     try:

@@ -26,7 +26,7 @@ from gitkit import commit_all, git, init_repo  # noqa: E402
 from uihelp import make_app, press, settle, sync  # noqa: E402
 from uikit import basic_folder  # noqa: E402
 
-from reviewer.ui.state import Target  # noqa: E402
+from reviewer.review.selection import Target  # noqa: E402
 
 RUN = "s1/roman-go--model-a"
 F1, F2 = f"{RUN}#heldout:TestToRoman", f"{RUN}#heldout:TestRoundTrip"
