@@ -82,6 +82,8 @@ PLUGINS = (
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
+    "reviewer.commands.report",
+    "reviewer.commands.serve",
 )
 PLUGIN_NAMES = {
     "commit": "reviewer.commands.gitcmds",
@@ -91,6 +93,8 @@ PLUGIN_NAMES = {
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",
     "themes": "reviewer.commands.themecmd",
+    "report": "reviewer.commands.report",
+    "serve": "reviewer.commands.serve",
 }
 
 
