@@ -220,7 +220,7 @@ def verifier_section(data: ReportData) -> str:
     head = "<section id=verifier><h2>Verifier false-negative rate</h2>"
     if not r.runs or r.value is None:
         return head + "<p>No failing run is fully labelled yet.</p></section>"
-    return head + (f'<p><b data-group="verifier_fnr" data-field="value" data-value="{r.value!r}">{percent1(r.value)}</b> '
+    return head + (f'<p><b data-group="verifier_fnr" data-field="value" data-value="{r.value!r}" data-low="{r.low!r}" data-high="{r.high!r}">{percent1(r.value)}</b> '
                    f"(95% Wilson interval {percent1(r.low)} to {percent1(r.high)}): of {r.runs} failing runs whose every "
                    f"failure is labelled, {r.hits} failed only on checks labelled specification: the verifier rejected "
                    "them for things the brief never asked.</p></section>")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,7 +77,9 @@ def short(name: str) -> str:
 def svg_of(fig: Any) -> str:
     """The figure as an ``<svg>`` element (no XML prolog), scaled by its container."""
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")  # the browser draws the text
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="img" class="plot"', text, count=1)

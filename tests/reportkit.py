@@ -15,7 +15,7 @@ from reviewer.store.labels import LabelStore
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 S, C = Verdict.SPECIFICATION, Verdict.CAPABILITY
 CLOCK = "2026-12-01T09:00:00Z"
 
