@@ -24,7 +24,13 @@ from reviewer.analysis.intervals import kappa_interval
 from reviewer.analysis.score import Prediction, Score, score_predictions
 from reviewer.analysis.stats import Scope, Stats, compute_stats
 from reviewer.model.label import Verdict
-from reviewer.store.agreement import Disagreement, PairAgreement, disagreements, pairwise, read_label_set
+from reviewer.store.agreement import (
+    Disagreement,
+    PairAgreement,
+    disagreements,
+    pairwise,
+    read_label_set,
+)
 from reviewer.store.sessions import SessionStore
 
 MAX_DEMANDS = 4

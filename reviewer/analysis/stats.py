@@ -258,7 +258,7 @@ def render_stats(s: Stats, width: int = 100) -> str:
     lines.append("")
     if s.reviewers:
         lines.append(f"progress per reviewer (of {t.failures} failures)")
-        rows = [(plain(p.reviewer), p.labelled / t.failures if t.failures else 0.0,
+        rows: list[tuple[str, float | None, str]] = [(plain(p.reviewer), p.labelled / t.failures if t.failures else 0.0,
                  f"{p.labelled} labelled · {p.deferred} deferred" + (f" · {p.stale} stale" if p.stale else "")) for p in s.reviewers]
         lines += ["  " + ln for ln in bar_rows(rows, max(10, min(40, width - 60)), min(24, max(len(r[0]) for r in rows)))]
     else:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from reviewer.model.sanitize import plain
 
@@ -26,7 +26,7 @@ def folder_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def open_store(path: Path | None):  # noqa: ANN201 - lazy imports keep start-up fast
+def open_store(path: Path | None):
     """A scanned store of the folder (exits 2 when it is not a folder)."""
     from reviewer.cli import resolve_folder
     from reviewer.store.sessions import SessionStore
@@ -50,7 +50,7 @@ def scope_args(p: argparse.ArgumentParser) -> None:
     who.add_argument("--reviewer", metavar="NAME", help="only this reviewer's own labels")
 
 
-def resolve_scope(command: str, args: argparse.Namespace):  # noqa: ANN201 - lazy import keeps start-up fast
+def resolve_scope(command: str, args: argparse.Namespace):
     """The :class:`~reviewer.analysis.stats.Scope` of ``--final`` / ``--reviewer``, else of blind mode.
 
     Without either flag: in blind mode (the ``blind`` setting, default true) the current
@@ -90,7 +90,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     """reviewer score."""
     from reviewer.analysis.facts import collect
-    from reviewer.analysis.score import BadPredictions, read_predictions, render_score, score_json, score_predictions
+    from reviewer.analysis.score import (
+        BadPredictions,
+        read_predictions,
+        render_score,
+        score_json,
+        score_predictions,
+    )
 
     try:
         predictions = read_predictions(args.predictions)

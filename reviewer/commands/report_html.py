@@ -31,8 +31,8 @@ p, li { max-width: 60rem; } .muted { color: var(--muted); } code { font: .92em u
 .warn { border-left: 4px solid var(--cap); background: #fff6e5; padding: .5rem .8rem; }
 .note { border-left: 4px solid var(--spec); background: #eef5fb; padding: .5rem .8rem; }
 nav ol { columns: 2; margin: .4rem 0; }
-.pair { display: grid; grid-template-columns: minmax(24rem, 1fr) auto; gap: 1.2rem; align-items: start; }
-@media (max-width: 60rem) { .pair { grid-template-columns: 1fr; } }
+.pair { display: grid; grid-template-columns: minmax(20rem, 30rem) minmax(0, auto); gap: 1.2rem; align-items: start; }
+@media (max-width: 60rem) { .pair { grid-template-columns: 1fr; } svg.plot { max-width: 32rem; } }
 svg.plot { width: 100%; height: auto; }
 table { border-collapse: collapse; margin: .3rem 0 1rem; font-size: .9rem; }
 th, td { padding: .22rem .5rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
@@ -44,7 +44,7 @@ figure { margin: 0; }
 .up { color: #00664a; } .down { color: #a33c00; }
 footer { margin-top: 3rem; font-size: .85rem; color: var(--muted); }
 @media print { body { padding: 0; max-width: none; font-size: 11pt; } nav { display: none; }
-  .pair { grid-template-columns: minmax(0, 1fr) auto; } table, figure, .pair { break-inside: avoid; } h2 { break-after: avoid; }
+  .pair { grid-template-columns: 1fr; gap: .3rem; } svg.plot { max-width: 32rem; } table, figure, .pair { break-inside: avoid; } h2 { break-after: avoid; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 """
 
@@ -119,9 +119,9 @@ def pass_rate_section(data: ReportData, pal: plots.Palette) -> str:
     o = pr.overall
     parts = [
         "<section id=pass-rates><h2>Pass rates, as graded and corrected</h2>",
-        f"<p>Of <b>{o.checks}</b> checks that ran, <b>{percent1(o.graded.value)}</b> passed as graded "
-        f"({o.passed}); counting the {o.specification} failures labelled specification as passes, "
-        f"<b>{percent1(o.corrected.value)}</b> ({o.corrected.hits}).</p>",
+        (f"<p>Of <b>{o.checks}</b> checks that ran, <b>{percent1(o.graded.value)}</b> passed as graded "
+         f"({o.passed}); counting the {o.specification} failures labelled specification as passes, "
+         f"<b>{percent1(o.corrected.value)}</b> ({o.corrected.hits}).</p>"),
     ]
     if o.unlabelled:
         parts.append(f'<p class="warn">{o.unlabelled} failure(s) are still unlabelled: each could still move a '
@@ -198,9 +198,9 @@ def agreement_section(data: ReportData) -> str:
         rows.append(f"<tr><td>{esc(p.a)}</td><td>{esc(p.b)}</td><td class=num>{p.n}</td><td class=num>{pct}</td>"
                     f"<td class=num>{kappa}{iv}</td><td class=num>{p.ss}</td><td class=num>{p.sc}</td>"
                     f"<td class=num>{p.cs}</td><td class=num>{p.cc}</td></tr>")
-    parts = [head, "<p class=muted>Cohen's kappa over failures both decided; interval: 95%, Cohen's large-sample "
-             "standard error (too narrow below a few dozen failures). Confusion: first reviewer's verdict, then the second's "
-             "(s specification, c capability).</p>",
+    parts = [head, ("<p class=muted>Cohen's kappa over failures both decided; interval: 95%, Cohen's large-sample "
+                    "standard error (too narrow below a few dozen failures). Confusion: first reviewer's verdict, then the "
+                    "second's (s specification, c capability).</p>"),
              table(["reviewer a", "reviewer b", "both decided", "agree", "kappa (95% CI)", "s/s", "s/c", "c/s", "c/c"], rows, 2)]
     parts.append(f"<h3>Disagreements ({len(ag.disagreements)})</h3>")
     if ag.disagreements:
@@ -232,8 +232,9 @@ def predictor_section(data: ReportData, pal: plots.Palette) -> str:
         return ""
     f: Callable[[float | None], str] = percent1
     base = data.scorecards[0].score
-    rows = [f"<tr><td>flag every failure</td><td class=num>{f(base.baseline_precision)}</td><td class=num>{f(base.baseline_recall)}</td>"
-            f"<td class=num>{'—' if base.baseline_f1 is None else f'{base.baseline_f1:.3f}'}</td><td class=num>—</td><td></td></tr>"]
+    rows = [(f"<tr><td>flag every failure</td><td class=num>{f(base.baseline_precision)}</td>"
+             f"<td class=num>{f(base.baseline_recall)}</td>"
+             f"<td class=num>{'—' if base.baseline_f1 is None else f'{base.baseline_f1:.3f}'}</td><td class=num>—</td><td></td></tr>")]
     for card in data.scorecards:
         s = card.score
         diff = "—" if s.precision is None or s.baseline_precision is None else f"{round((s.precision - s.baseline_precision) * 100):+d} points"
@@ -287,14 +288,14 @@ def render(data: ReportData, generated: str, command: str) -> str:
         "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
         f"<title>Review report: {esc(data.folder)}</title><style>{css}</style></head><body>",
         f"<header><h1>Review report: {esc(data.folder)}</h1>",
-        f"<p class=muted>{data.runs} runs · {t.failures} failures · {t.labelled} labelled · generated {esc(generated)} "
-        f"by reviewer {esc(__version__)}: <code>{esc(command)}</code></p>",
+        (f"<p class=muted>{data.runs} runs · {t.failures} failures · {t.labelled} labelled · generated {esc(generated)} "
+         f"by reviewer {esc(__version__)}: <code>{esc(command)}</code></p>"),
         f'<p class="{"note" if st.scope.reviewer else "muted"}">{esc(st.scope.describe())}.</p>',
         "".join(f'<p class="warn">{p}</p>' for p in problems),
         "<nav><ol>" + "".join(f'<li><a href="#{a}">{b}</a></li>' for a, b in toc) + "</ol></nav></header>",
         "".join(sections),
-        "<footer><p>Pass rate: checks passed over checks that ran (skipped checks left out). Corrected: failures labelled "
-        "specification (the checker demanded what the brief never stated) count as passes. Intervals: 95% Wilson. "
-        "The same figures as fractions: <code>reviewer stats --json</code> with the same options.</p></footer>",
+        ("<footer><p>Pass rate: checks passed over checks that ran (skipped checks left out). Corrected: failures labelled "
+         "specification (the checker demanded what the brief never stated) count as passes. Intervals: 95% Wilson. "
+         "The same figures as fractions: <code>reviewer stats --json</code> with the same options.</p></footer>"),
         "</body></html>\n",
     ])

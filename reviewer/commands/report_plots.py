@@ -9,6 +9,7 @@ its series with a shape or a hatch as well as a colour.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 import warnings
@@ -22,7 +23,7 @@ from reviewer.model.sanitize import plain
 
 INSTALL = "pip install 'reviewer[report]'"
 LABEL_CHARS = 32
-RC = {
+RC: Any = {
     "svg.fonttype": "none",
     "svg.hashsalt": "reviewer-report",
     "text.parse_math": False,
@@ -41,9 +42,11 @@ class PlotsMissing(Exception):
 def require() -> None:
     """Raise :class:`PlotsMissing` unless matplotlib can be imported."""
     try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise PlotsMissing(f"the report draws its plots with matplotlib, which is not installed: {INSTALL}") from None
+        found = importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):  # a broken install, or a module set to None
+        found = False
+    if not found:
+        raise PlotsMissing(f"the report draws its plots with matplotlib, which is not installed: {INSTALL}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,9 +113,9 @@ class ReviewerServer(Server):
         if request.path == "/ws" and origin is not None and origin not in (f"http://{request.host}", f"https://{request.host}"):
             return self.refused("a websocket from another site")
         if self.token is not None and "token" in request.query and request.method == "GET" and request.path == "/":
-            response = web.HTTPSeeOther("/")
-            response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
-            return response
+            moved = web.HTTPSeeOther("/")
+            moved.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
+            return moved
         response = await handler(request)
         response.headers.setdefault("Cache-Control", "no-store")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -150,8 +150,11 @@ class ReviewerServer(Server):
         self.sockets.add(websocket)
         try:
             await websocket.prepare(request)
+            async def close() -> None:
+                await websocket.close()
+
             service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                                 close=websocket.close, download_manager=self.download_manager, debug=False)
+                                 close=close, download_manager=self.download_manager, debug=False)
             await service.start(dimension(request, "width", 80), dimension(request, "height", 24))
             await self._process_messages(websocket, service)
         except asyncio.CancelledError:

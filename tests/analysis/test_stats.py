@@ -7,8 +7,8 @@ import math
 from pathlib import Path
 
 import pytest
-
 from analysis_kit import label, stats_folder
+
 from reviewer.analysis.facts import collect
 from reviewer.analysis.intervals import Z95, wilson
 from reviewer.analysis.stats import compute_stats, render_stats

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from browserkit import SCREEN_HOOK, local_url, serving, wait_for_panes
 from reportkit import labelled_corpus
+
 from reviewer.cli import main
 from reviewer.store.sessions import SessionStore
 

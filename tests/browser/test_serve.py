@@ -11,8 +11,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from browserkit import local_url, serve_argv, serving
+
 from reviewer.commands.serve import app_command, is_loopback
 from reviewer.commands.serve_web import host_name
 
@@ -107,7 +107,7 @@ def test_a_taken_port_is_a_clear_error(folder: Path) -> None:
         busy.listen(1)
         port = busy.getsockname()[1]
         argv = serve_argv(folder)[:-2] + ["--port", str(port)]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
     assert done.returncode == 1
     assert f"port {port} on 127.0.0.1 is already in use" in done.stderr and "--port 0" in done.stderr
     assert "Traceback" not in done.stderr
@@ -116,5 +116,5 @@ def test_a_taken_port_is_a_clear_error(folder: Path) -> None:
 def test_missing_textual_serve_says_how_to_install(folder: Path) -> None:
     code = ("import sys; sys.modules['textual_serve'] = None; from reviewer.cli import main; "
             f"sys.exit(main(['serve', {str(folder)!r}, '--port', '0']))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1 and "pip install 'reviewer[serve]'" in done.stderr
