@@ -293,6 +293,8 @@ PAIRS_IN_TEXT = 100
 def pass_rate_text(pr: PassRates) -> list[str]:
     """The pass-rate tables and the ranking, as text lines."""
     o = pr.overall
+    if not o.checks:
+        return ["pass rates: no check ran", ""]
     lines = [
         f"pass rates ({o.checks} checks ran; corrected: failures labelled specification count as passes): "
         f"graded {interval_text(o.graded)} · corrected {interval_text(o.corrected)}"

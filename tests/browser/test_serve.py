@@ -6,6 +6,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -76,7 +77,10 @@ def test_loopback_serves_without_token_but_refuses_other_hosts_and_sites(folder:
 def test_any_other_bind_requires_the_token(folder: Path) -> None:
     with serving(folder, "--host", "0.0.0.0") as served:
         token = served.token
-        assert token and len(token) >= 24 and any("generated token" in line for line in served.lines)
+        deadline = time.monotonic() + 10
+        while not any("generated token" in line for line in served.lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert token and len(token) >= 24 and any("generated token" in line for line in served.lines), served.lines
         base = local_url(served)
         for path in ("", "?token=wrong", "static/js/textual.js", "download/anything", "ws"):
             status, body, _ = get(base + path)
