@@ -97,6 +97,8 @@ PLUGINS = (
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
+    "reviewer.commands.report",
+    "reviewer.commands.serve",
 )
 PLUGIN_NAMES = {
     "failures": "reviewer.commands.failures",
@@ -107,6 +109,8 @@ PLUGIN_NAMES = {
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",
     "themes": "reviewer.commands.themecmd",
+    "report": "reviewer.commands.report",
+    "serve": "reviewer.commands.serve",
 }
 
 
