@@ -82,6 +82,7 @@ PLUGINS = (
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
+    "reviewer.commands.rescore",
 )
 PLUGIN_NAMES = {
     "commit": "reviewer.commands.gitcmds",
@@ -91,6 +92,7 @@ PLUGIN_NAMES = {
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",
     "themes": "reviewer.commands.themecmd",
+    "rescore": "reviewer.commands.rescore",
 }
 
 

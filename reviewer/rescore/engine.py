@@ -156,18 +156,28 @@ def one_run(tool: Tool, store: SessionStore, run: Run, grader: GraderRecord, rer
     return outcome, checks
 
 
-def compare(recorded: tuple[Check, ...], before: list[Check], after: list[Check]) -> tuple[CheckResult, ...]:
+def status_in(checks: dict[str, Check], key: str, outcome: Outcome) -> tuple[str, str]:
+    """A check's status in one run, and its text. A check absent from the output of a grader that
+    exited 0 passed (a build failure that is gone once the files are where they belong)."""
+    if key in checks:
+        return checks[key].status.value, checks[key].message
+    if outcome.exit_status == 0 and not outcome.stopped:
+        return "pass", "absent from the output, and the grader exited 0"
+    return MISSING, ""
+
+
+def compare(recorded: tuple[Check, ...], before: tuple[Outcome, list[Check]],
+            after: tuple[Outcome, list[Check]]) -> tuple[CheckResult, ...]:
     """Every check that any of the three has, in recorded order, then new ones."""
     rec = {c.key: c for c in recorded}
-    bef = {c.key: c for c in before}
-    aft = {c.key: c for c in after}
-    keys = list(dict.fromkeys([*rec, *bef, *aft]))
+    bef = {c.key: c for c in before[1]}
+    aft = {c.key: c for c in after[1]}
     out = []
-    for k in keys:
+    for k in dict.fromkeys([*rec, *bef, *aft]):
         r = rec[k].status.value if k in rec else MISSING
-        b = bef[k].status.value if k in bef else MISSING
-        a = aft[k].status.value if k in aft else MISSING
-        message = aft[k].message[-MESSAGE_CAP:] if k in aft and (a != "pass" or a != r) else ""
+        b, _ = status_in(bef, k, before[0])
+        a, text = status_in(aft, k, after[0])
+        message = text[-MESSAGE_CAP:] if a != "pass" or a != r else ""
         out.append(CheckResult(k, r, b, a, message))
     return tuple(out)
 
@@ -203,11 +213,12 @@ def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tup
     limits = replace(limits, cpu_seconds=min(limits.cpu_seconds, max(1, int(limits.wall_seconds) + 1)))
     started = time.monotonic()
     progress("control run (as recorded)", 0.05)
-    before, before_checks = one_run(tool, store, run, grader, rerun, (), found, limits, cancel)
+    before_run = one_run(tool, store, run, grader, rerun, (), found, limits, cancel)
     progress("repaired run", 0.5)
-    after, after_checks = one_run(tool, store, run, grader, rerun, repairs, found, limits, cancel)
+    after_run = one_run(tool, store, run, grader, rerun, repairs, found, limits, cancel)
     progress("comparing", 0.95)
-    checks = compare(recorded_checks(store, run, grader_name), before_checks, after_checks)
+    before, after = before_run[0], after_run[0]
+    checks = compare(recorded_checks(store, run, grader_name), before_run, after_run)
     by_key = {c.key: c for c in checks}
     notes = []
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
