@@ -195,11 +195,36 @@ def verdict_word(status: str) -> str:
     return "pass" if status == "pass" else "fail"
 
 
-def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tuple[Repair, ...],
-                   failures: list[Failure], *, options: Options = Options(), tool: Tool | None = None,
-                   cancel: Callable[[], bool] = lambda: False, progress: Progress = lambda _m, _f: None) -> tuple[Rescore, ...]:
-    """Re-score ``failures`` (all of ``grader_name`` in ``run``) with ``repairs``: one control run,
-    one repaired run. Raises SandboxUnavailable, NotRerunnable or Cancelled; writes nothing."""
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One grading run twice in the sandbox (control and repaired), every check compared."""
+
+    run_key: str
+    grader: str
+    repairs: tuple[Repair, ...]
+    command: str
+    cwd: str
+    runtime: str
+    sandbox: str
+    limits: Limits
+    checks: tuple[CheckResult, ...]
+    before: Outcome
+    after: Outcome
+    seconds: float
+    at: str
+    notes: tuple[str, ...]
+
+    @property
+    def broken(self) -> tuple[str, ...]:
+        """Checks that passed as recorded and in the control run but not with the repairs."""
+        return tuple(c.key for c in self.checks if c.recorded == "pass" and c.before == "pass" and c.after != "pass")
+
+
+def compare_grader(store: SessionStore, run: Run, grader_name: str, repairs: tuple[Repair, ...], *,
+                   options: Options = Options(), tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
+                   progress: Progress = lambda _m, _f: None) -> Comparison:
+    """Run ``grader_name`` of ``run`` as recorded and with ``repairs``; compare every check.
+    Raises SandboxUnavailable, NotRerunnable or Cancelled; writes nothing."""
     if not repairs:
         raise NotRerunnable("no repair given: a re-score needs at least one repair to try")
     grader, rerun = rerun_of(run, grader_name)
@@ -219,7 +244,6 @@ def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tup
     progress("comparing", 0.95)
     before, after = before_run[0], after_run[0]
     checks = compare(recorded_checks(store, run, grader_name), before_run, after_run)
-    by_key = {c.key: c for c in checks}
     notes = []
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
     if differ:
@@ -227,21 +251,32 @@ def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tup
     for label, outcome in (("control", before), ("repaired", after)):
         if outcome.stopped or outcome.limit:
             notes.append(f"{label} run stopped: {outcome.stopped or outcome.limit}")
-    at, seconds = utc_now(), time.monotonic() - started
+    comparison = Comparison(run.key, grader_name, repairs, rerun.command, rerun.cwd, describe(found, wanted),
+                            tool.version, limits, checks, before, after, time.monotonic() - started, utc_now(),
+                            tuple(notes))
+    progress("done", 1.0)
+    return comparison
+
+
+def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tuple[Repair, ...],
+                   failures: list[Failure], *, options: Options = Options(), tool: Tool | None = None,
+                   cancel: Callable[[], bool] = lambda: False, progress: Progress = lambda _m, _f: None) -> tuple[Rescore, ...]:
+    """Re-score ``failures`` (all of ``grader_name`` in ``run``) with ``repairs``: one control run,
+    one repaired run (:func:`compare_grader`), a result per failure. Writes nothing."""
+    c = compare_grader(store, run, grader_name, repairs, options=options, tool=tool, cancel=cancel, progress=progress)
+    by_key = {row.key: row for row in c.checks}
     results = []
     for f in failures:
-        c = by_key.get(f.check.key, CheckResult(f.check.key, f.check.status.value, MISSING, MISSING))
-        reproduced = c.before not in ("pass", MISSING)
-        flipped = reproduced and c.after == "pass"
+        row = by_key.get(f.check.key, CheckResult(f.check.key, f.check.status.value, MISSING, MISSING))
+        reproduced = row.before not in ("pass", MISSING)
         results.append(Rescore(
             failure=f.id, run_key=run.key, grader=grader_name, check=f.check.key, repairs=repairs,
-            evidence=evidence_hash(store, run, f), command=rerun.command, cwd=rerun.cwd,
-            runtime=describe(found, wanted), sandbox=tool.version, limits=limits, recorded=c.recorded,
-            before=c.before, after=c.after, flipped=flipped, reproduced=reproduced, checks=checks,
-            output_before=before.output, output_after=after.output, exit_before=before.exit_status,
-            exit_after=after.exit_status, stopped_before=before.stopped or before.limit,
-            stopped_after=after.stopped or after.limit, seconds=seconds, at=at, notes=tuple(notes)))
-    progress("done", 1.0)
+            evidence=evidence_hash(store, run, f), command=c.command, cwd=c.cwd, runtime=c.runtime,
+            sandbox=c.sandbox, limits=c.limits, recorded=row.recorded, before=row.before, after=row.after,
+            flipped=reproduced and row.after == "pass", reproduced=reproduced, checks=c.checks,
+            output_before=c.before.output, output_after=c.after.output, exit_before=c.before.exit_status,
+            exit_after=c.after.exit_status, stopped_before=c.before.stopped or c.before.limit,
+            stopped_after=c.after.stopped or c.after.limit, seconds=c.seconds, at=c.at, notes=c.notes))
     return tuple(results)
 
 
