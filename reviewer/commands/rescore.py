@@ -15,15 +15,22 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
-from reviewer.model.repair import BadRepair, Repair, format_repair, parse_repair, usage
-from reviewer.model.repair import RepairKind
+from reviewer.model.repair import (
+    BadRepair,
+    Repair,
+    RepairKind,
+    format_repair,
+    parse_repair,
+    usage,
+)
 from reviewer.model.sanitize import plain
 from reviewer.rescore.engine import Options, Rescore, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool

@@ -13,9 +13,9 @@ it never writes the record (:mod:`reviewer.rescore.record` does).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
-from datetime import datetime, timezone
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from reviewer.model import Failure, GraderRecord, Run
 from reviewer.model.check import Check
@@ -24,15 +24,22 @@ from reviewer.model.rerun import Rerun, parse_runtime
 from reviewer.parsers import parse_output
 from reviewer.rescore.layout import StagingError, fresh_staging
 from reviewer.rescore.runtime import Found, RuntimeMissing, describe, runtimes
-from reviewer.rescore.sandbox import INSIDE, Limits, Outcome, Tool, require_sandbox, run_sandboxed
+from reviewer.rescore.sandbox import (
+    INSIDE,
+    Limits,
+    Outcome,
+    Tool,
+    require_sandbox,
+    run_sandboxed,
+)
 from reviewer.rescore.stage import lay_out
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.sessions import SessionStore
 
 MESSAGE_CAP = 4000
 MISSING = "missing"
-START = ('mkdir -p {i}/home {i}/tmp {i}/cache && cp -R {i}/in/ws {i}/run && cd "{i}/run/$1" && exec /bin/bash -c "$2"'
-         .format(i=INSIDE))
+START = (f'mkdir -p {INSIDE}/home {INSIDE}/tmp {INSIDE}/cache && cp -R {INSIDE}/in/ws {INSIDE}/run && cd "{INSIDE}/run/$1" && exec /bin/bash -c "$2"'
+         )
 Progress = Callable[[str, float], None]
 
 
@@ -47,7 +54,7 @@ class Options:
     (``wall_seconds`` None: the grader's ``time_limit``)."""
 
     python: str | None = None
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
     wall_seconds: float | None = None
 
 
@@ -101,6 +108,10 @@ class Rescore:
         """(checks passing, checks) in ``recorded``, ``before`` or ``after``."""
         return sum(1 for c in self.checks if getattr(c, which) == "pass"), len(self.checks)
 
+    def note(self) -> str:
+        """A note to pre-fill when labelling after this re-score."""
+        return f"re-scored in the sandbox: {self.summary()}"
+
     def summary(self) -> str:
         """``3/9 -> 9/9 with key steps->mults``: the grader's passing checks, recorded then repaired."""
         b, n = self.passing("recorded")
@@ -110,7 +121,7 @@ class Rescore:
 
 def utc_now() -> str:
     """Now, as the record writes it."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def rerun_of(run: Run, grader_name: str) -> tuple[GraderRecord, Rerun]:

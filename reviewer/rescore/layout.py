@@ -20,8 +20,8 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from reviewer.model.rerun import workspace_path_problem
 from reviewer.rescore.sandbox import INSIDE, NOBODY

@@ -57,6 +57,14 @@ class Entry:
     checks: tuple[tuple[str, str, str, str], ...]
     """(key, recorded, before, after) for every check of the grader."""
     reviewer: str = ""
+    summary: str = ""
+    """``3/9 -> 9/9 with key steps->mults`` (for the Evidence strip)."""
+    output_after: str = ""
+    """The repaired run's output as recorded (for the Grader pane)."""
+
+    def note(self) -> str:
+        """A note to pre-fill when labelling after this re-score."""
+        return f"re-scored in the sandbox: {self.summary}" if self.summary else ""
 
     def check(self, failure_id: str) -> tuple[str, str, str, str] | None:
         """The row of one failure's check, or None when this entry is not about it."""
@@ -70,6 +78,12 @@ def grading_id(failure_id: str) -> str:
     """``<session>/<run>#<grader>`` of a failure id."""
     head, _, check = failure_id.partition("#")
     return f"{head}#{check.partition(':')[0]}"
+
+
+def latest_for(root: Path, failure_id: str) -> Entry | None:
+    """The latest re-score of one failure by any reviewer, or None (for the Evidence strip)."""
+    found = for_failure(read_entries(root, [failure_id.partition("/")[0]])[0], failure_id)
+    return found[0] if found else None
 
 
 def for_failure(entries: list[Entry], failure_id: str) -> list[Entry]:
@@ -185,7 +199,8 @@ def save(root: Path, reviewer: str, results: list[Rescore] | tuple[Rescore, ...]
             for key, rs in groups.items():
                 before = entries.get(key, {})
                 old = strings(before.get("failures")) or ()
-                evidence = before.get("evidence") if isinstance(before.get("evidence"), dict) else {}
+                found = before.get("evidence")
+                evidence: dict[Any, Any] = found if isinstance(found, dict) else {}
                 failures = {x.failure for x in rs} | set(old)
                 entries[key] = table(rs, sorted(failures), {str(k): str(v) for k, v in evidence.items()})
             ordered = [entries[k] for k in sorted(entries)]
@@ -215,7 +230,9 @@ def entry(t: Any, reviewer: str) -> Entry | None:
     for c in checks:
         if isinstance(c, dict) and all(isinstance(c.get(k), str) for k in ("key", "recorded", "before", "after")):
             rows.append((c["key"], c["recorded"], c["before"], c["after"]))
-    return Entry(grading, failures, flipped, repairs, at, t.get("reproduced") is True, tuple(rows), reviewer)
+    summary, output = t.get("summary", ""), t.get("output_after", "")
+    return Entry(grading, failures, flipped, repairs, at, t.get("reproduced") is True, tuple(rows), reviewer,
+                 summary if isinstance(summary, str) else "", output if isinstance(output, str) else "")
 
 
 def read_entries(root: Path, sessions: list[str]) -> tuple[list[Entry], list[str]]:

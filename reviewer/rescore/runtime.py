@@ -58,7 +58,7 @@ def shown(paths: list[str]) -> tuple[Bind, ...]:
 def find_python(executable: str) -> Found:
     """The Python at ``executable``: its prefixes and version."""
     try:
-        out = subprocess.run([executable, "-I", "-c", PROBE], capture_output=True, text=True, timeout=30,
+        out = subprocess.run([executable, "-I", "-c", PROBE], check=False, capture_output=True, text=True, timeout=30,
                              env={"PATH": "/usr/bin:/bin"})
         prefix, base, exe, version = json.loads(out.stdout)
     except (OSError, subprocess.SubprocessError, ValueError, TypeError) as exc:
@@ -83,8 +83,8 @@ def find_go(search_path: str) -> Found:
         raise RuntimeMissing("the grader needs Go and `go` is not on PATH (Debian: apt-get install golang-go)")
     env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "GOTOOLCHAIN": "local", "GOTELEMETRY": "off"}
     try:
-        root = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True, timeout=30, env=env).stdout.strip()
-        version = subprocess.run([go, "env", "GOVERSION"], capture_output=True, text=True, timeout=30, env=env).stdout.strip()
+        root = subprocess.run([go, "env", "GOROOT"], check=False, capture_output=True, text=True, timeout=30, env=env).stdout.strip()
+        version = subprocess.run([go, "env", "GOVERSION"], check=False, capture_output=True, text=True, timeout=30, env=env).stdout.strip()
     except (OSError, subprocess.SubprocessError) as exc:
         raise RuntimeMissing(f"`go` does not start: {exc}") from None
     if not root:

@@ -26,9 +26,9 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 INSIDE = "/sandbox"
 IN = f"{INSIDE}/in"
@@ -157,7 +157,7 @@ def find_tool(path: str | None = None) -> Tool:
 def bwrap_version(bwrap: str) -> str:
     """``bubblewrap 0.8.0`` (or ``bubblewrap`` when it does not say)."""
     try:
-        out = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10, env={})
+        out = subprocess.run([bwrap, "--version"], check=False, capture_output=True, text=True, timeout=10, env={})
     except (OSError, subprocess.SubprocessError):
         return "bubblewrap"
     return out.stdout.strip() or "bubblewrap"

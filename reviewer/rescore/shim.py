@@ -72,7 +72,7 @@ def main(launcher: str, original_name: str) -> int:
     env = dict(os.environ)
     if "int-max-str-digits" in lifts:
         env["PYTHONINTMAXSTRDIGITS"] = "0"
-    proc = subprocess.run(program_argv(original, lifts) + sys.argv[1:], stdout=subprocess.PIPE, env=env)
+    proc = subprocess.run(program_argv(original, lifts) + sys.argv[1:], check=False, stdout=subprocess.PIPE, env=env)
     text = proc.stdout.decode("utf-8", "surrogateescape")
     fixed = reviewer_transform.apply_repairs(text, config.get("repairs", []))
     sys.stdout.buffer.write(fixed.encode("utf-8", "surrogateescape"))

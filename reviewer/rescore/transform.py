@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 KEY = re.compile(r"[A-Za-z_][\w.\-]*")
 COLON_FIELD = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z_][\w.\-]*):(?P<gap>[ \t]+)(?P<value>\S.*?)\s*$")

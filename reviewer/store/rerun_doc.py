@@ -14,7 +14,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from reviewer.model.rerun import DEFAULT_TIME_LIMIT, ENV_NAME, MAX_TIME_LIMIT, Rerun, parse_runtime, workspace_path_problem
+from reviewer.model.rerun import (
+    DEFAULT_TIME_LIMIT,
+    ENV_NAME,
+    MAX_TIME_LIMIT,
+    Rerun,
+    parse_runtime,
+    workspace_path_problem,
+)
 from reviewer.store.safe_fs import Unreadable, lexically_inside
 
 KNOWN = ("command", "cwd", "runtime", "files", "setup", "remove", "program", "reads", "time_limit", "env")

@@ -10,7 +10,14 @@ import pytest
 
 from reviewer.rescore.layout import fresh_staging, write
 from reviewer.rescore.runtime import find_python, python_executable
-from reviewer.rescore.sandbox import Limits, Outcome, SandboxUnavailable, Tool, require_sandbox, run_sandboxed
+from reviewer.rescore.sandbox import (
+    Limits,
+    Outcome,
+    SandboxUnavailable,
+    Tool,
+    require_sandbox,
+    run_sandboxed,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SESSIONS = REPO / "sessions"

@@ -8,15 +8,22 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from rescorekit import sandbox_tool, synthetic
+
 from reviewer.model.repair import parse_repair
 from reviewer.rescore.engine import Rescore, rescore_grader
-from reviewer.rescore.record import RecordUnsafe, for_failure, read_entries, record_path, save
+from reviewer.rescore.record import (
+    RecordUnsafe,
+    for_failure,
+    latest_for,
+    read_entries,
+    record_path,
+    save,
+)
 from reviewer.store.nofollow import LinkOnPath
 from reviewer.store.sessions import SessionStore
 
-CHECKER = "import subprocess, sys\nout = subprocess.run([sys.executable, 'prog.py'], capture_output=True, text=True).stdout\nsys.exit(0 if out == 'ok=yes\\n' else 1)\n"
+CHECKER = "import subprocess, sys\nout = subprocess.run([sys.executable, 'prog.py'], check=False, capture_output=True, text=True).stdout\nsys.exit(0 if out == 'ok=yes\\n' else 1)\n"
 
 
 def results(root: Path, *repairs: str) -> tuple[Rescore, ...]:
@@ -50,6 +57,9 @@ def test_saved_records_read_back_and_merge(root: Path) -> None:
     mine = for_failure(entries, first[0].failure)
     assert len(mine) == 2 and all(e.flipped == (first[0].failure,) for e in mine)
     assert mine[0].check(first[0].failure) == ("run", "fail", "fail", "pass")
+    latest = latest_for(root, first[0].failure)
+    assert latest is not None and latest.summary == other[0].summary() == "0/1 -> 1/1 with value true->yes"
+    assert latest.note() == other[0].note() and latest.output_after == other[0].output_after
     assert not (root / "s1" / "labels").exists()  # evidence, never a label
     assert [p.name for p in path.parent.iterdir()] == ["ann.toml"]  # no temp file left
 

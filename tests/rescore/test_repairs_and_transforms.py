@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewer.model.repair import BadRepair, Repair, RepairKind, describe_repair, format_repair, parse_repair
+from reviewer.model.repair import (
+    BadRepair,
+    Repair,
+    RepairKind,
+    describe_repair,
+    format_repair,
+    parse_repair,
+)
 from reviewer.rescore.transform import apply_repairs, fields, list_items
 
 words = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12)

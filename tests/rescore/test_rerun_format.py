@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-
 from rescorekit import SESSIONS, sandbox_tool, synthetic
+
 from reviewer.cli import main
 from reviewer.model.repair import parse_repair
 from reviewer.rescore.engine import compare_grader
@@ -30,7 +30,7 @@ def rewrite_rerun(root: Path, table: object) -> None:
     path.write_bytes(tomli_w.dumps(doc).encode())
 
 
-def grader_rerun(root: Path):  # noqa: ANN201
+def grader_rerun(root: Path):
     store = SessionStore(root, use_index=False)
     store.scan()
     run = store.run("s1/r1")
@@ -116,5 +116,5 @@ def test_an_imported_go_run_re_runs_in_the_sandbox(tmp_path: Path, capsys: pytes
 
 def test_rerun_flags_are_refused_for_trajectory_formats(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "reviewer.cli", "import", "inspect", str(tmp_path / "x.eval"),
-                           "--rerun-command", "true"], capture_output=True, text=True)
+                           "--rerun-command", "true"], check=False, capture_output=True, text=True)
     assert done.returncode == 2 and "--rerun-command" in done.stderr

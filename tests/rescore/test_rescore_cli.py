@@ -10,15 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from rescorekit import corpus_copy, sandbox_tool
+
 from reviewer.commands.rescore import Bar
 
 CONNECTED = "oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_single_node"
 
 
 def reviewer(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "reviewer.cli", *args], capture_output=True, text=True, timeout=600,
+    return subprocess.run([sys.executable, "-m", "reviewer.cli", *args], check=False, capture_output=True, text=True, timeout=600,
                           env=env)
 
 

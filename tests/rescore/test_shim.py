@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from rescorekit import sandbox_tool, synthetic
+
 from reviewer.model.repair import parse_repair
 from reviewer.rescore.engine import compare_grader
 from reviewer.store.sessions import SessionStore
 
 RUNNER = '''import subprocess, sys
-proc = subprocess.run([sys.executable, "prog.py"], input="abc\\n", capture_output=True, text=True)
+proc = subprocess.run([sys.executable, "prog.py"], check=False, input="abc\\n", capture_output=True, text=True)
 print("stdout", repr(proc.stdout), "stderr", repr(proc.stderr), "status", proc.returncode)
 sys.exit(0 if {condition} else 1)
 '''
