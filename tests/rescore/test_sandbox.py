@@ -227,3 +227,20 @@ def test_as_root_the_task_limit_needs_the_drop_to_nobody() -> None:
     code = "import subprocess\nprocs = []\ntry:\n    for i in range(30):\n        procs.append(subprocess.Popen(['sleep', '1']))\n    print('spawned-all')\nexcept OSError as exc:\n    print('refused after', len(procs), exc.strerror)\n"
     out = run_python(code, Limits(processes=8, wall_seconds=30))
     assert "refused after" in out.output and "spawned-all" not in out.output, out.output
+
+
+def test_cancel_kills_the_sandbox_within_a_second() -> None:
+    from rescorekit import sandbox_tool as tool_of
+    from reviewer.rescore.layout import fresh_staging
+    from reviewer.rescore.sandbox import Cancelled, run_sandboxed
+
+    marker = f"cancel-{os.getpid()}-{time.monotonic_ns()}"
+    deadline = time.monotonic() + 1.0
+    started = time.monotonic()
+    with fresh_staging() as staging, pytest.raises(Cancelled):
+        run_sandboxed(tool_of(), staging, ["/bin/sh", "-c", f"sleep 300 # {marker}"], binds=[],
+                      env={"PATH": "/usr/bin:/bin"}, limits=Limits(wall_seconds=300),
+                      cancel=lambda: time.monotonic() > deadline)
+    assert time.monotonic() - started < 3
+    time.sleep(0.3)
+    assert processes_with(marker) == []

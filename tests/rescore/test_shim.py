@@ -78,3 +78,31 @@ def test_files_saved_in_the_wrong_folder_are_graded_where_the_brief_said(tmp_pat
     checker = "import sys, os\nsys.exit(0 if os.path.exists('prog.py') and not os.path.exists('sub/prog.py') else 1)\n"
     root = synthetic(tmp_path, {"sub/prog.py": "print('x=1')\n"}, checker)
     assert rescored(root, "grade-where-saved:sub") == ("fail", "fail", "pass")
+
+
+def test_the_app_entry_point_reports_progress_and_returns_a_frozen_result(tmp_path: Path) -> None:
+    import dataclasses
+
+    from reviewer.rescore.engine import rescore
+
+    prog = "print('answer=true')\n"
+    cond = "proc.stdout == 'answer=yes\\n'"
+    root = synthetic(tmp_path, {"prog.py": prog}, RUNNER.format(condition=cond), {"program": "prog.py"})
+    store = SessionStore(root)
+    store.scan()
+    run = store.run("s1/r1")
+    assert run is not None
+    (failure,) = store.failures(run)
+    seen: list[tuple[str, float]] = []
+    result = rescore(store, run, failure, (parse_repair("map-value::true:yes"),),
+                     progress=lambda message, fraction: seen.append((message, fraction)))
+    assert result.flipped and result.summary() == "0/1 -> 1/1 with value true->yes"
+    fractions = [f for _, f in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and len(seen) >= 3
+    assert dataclasses.is_dataclass(result)
+    try:
+        result.after = "fail"  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("the result must be frozen")
