@@ -10,9 +10,9 @@ Outside, a watchdog kills the whole sandbox at the wall-clock limit, when its pr
 resident memory together pass the memory limit, or on cancel.
 
 The task limit does not hold for processes of the real root, so when reviewer runs as root the
-sandbox runs as ``nobody``: ``unshare --mount`` gives a private mount table in which the
-runtimes (which may live under ``/root``) are bind-mounted into the staging folder, then
-``setpriv`` drops to ``nobody`` and bubblewrap starts unprivileged.
+sandbox runs as ``nobody``: ``setpriv`` drops to it and bubblewrap starts unprivileged. When a
+runtime lives where ``nobody`` cannot reach it (under ``/root``), ``unshare --mount`` first gives
+a private mount table in which it is bind-mounted into the staging folder.
 
 Without a working bubblewrap nothing runs: :class:`SandboxUnavailable` says which package.
 """
@@ -211,8 +211,9 @@ def full_command(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, st
     """The whole command line: (as root: unshare, binds, setpriv) bwrap, prlimit, ``inner``."""
     routed: dict[str, str] = {}
     pairs: list[str] = []
+    hidden = [b for b in binds if not reachable_by_others(b.host)]
     if tool.as_root:
-        for i, b in enumerate(binds):
+        for i, b in enumerate(hidden):
             point = staging / "mnt" / str(i)
             point.mkdir(parents=True, exist_ok=True)
             point.chmod(0o755)
@@ -222,8 +223,23 @@ def full_command(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, st
     if not tool.as_root:
         return cmd
     drop = [tool.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    if not hidden:
+        return [*drop, *cmd]
     return [tool.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", ROOT_SCRIPT, "sh",
-            str(len(binds)), *pairs, *drop, *cmd]
+            str(len(hidden)), *pairs, *drop, *cmd]
+
+
+def reachable_by_others(path: str) -> bool:
+    """True when a user other than the owner can reach and read the folder ``path``."""
+    here = Path(path)
+    try:
+        for folder in [*reversed(here.parents), here]:
+            mode = os.stat(folder).st_mode
+            if not mode & 0o001:
+                return False
+        return bool(os.stat(here).st_mode & 0o004)
+    except OSError:
+        return False
 
 
 def describe_status(status: int | None) -> str:
