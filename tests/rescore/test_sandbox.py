@@ -190,11 +190,12 @@ def test_home_secrets_and_the_environment_stay_out(tmp_path: Path, monkeypatch: 
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
     (home / ".ssh" / "id_rsa").write_text("SECRET-KEY-MATERIAL\n")
+    real_key = str(Path.home() / ".ssh" / "id_rsa")  # the real user's, before HOME moves
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("REVIEWER_TEST_TOKEN", "TOKEN-VALUE")
     code = f"""
 import os
-for path in [os.path.expanduser("~/.ssh/id_rsa"), {str(home / '.ssh' / 'id_rsa')!r}, "/root/.ssh/id_rsa",
+for path in [os.path.expanduser("~/.ssh/id_rsa"), {str(home / '.ssh' / 'id_rsa')!r}, {real_key!r},
              "/etc/shadow", {str(Path(__file__).resolve())!r}]:
     try:
         print("READ", path, open(path).read()[:40])
@@ -231,6 +232,7 @@ def test_as_root_the_task_limit_needs_the_drop_to_nobody() -> None:
 
 def test_cancel_kills_the_sandbox_within_a_second() -> None:
     from rescorekit import sandbox_tool as tool_of
+
     from reviewer.rescore.layout import fresh_staging
     from reviewer.rescore.sandbox import Cancelled, run_sandboxed
 
