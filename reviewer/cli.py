@@ -99,6 +99,7 @@ PLUGINS = (
     "reviewer.commands.themecmd",
     "reviewer.commands.report",
     "reviewer.commands.serve",
+    "reviewer.commands.rescore",
 )
 PLUGIN_NAMES = {
     "failures": "reviewer.commands.failures",
@@ -111,6 +112,7 @@ PLUGIN_NAMES = {
     "themes": "reviewer.commands.themecmd",
     "report": "reviewer.commands.report",
     "serve": "reviewer.commands.serve",
+    "rescore": "reviewer.commands.rescore",
 }
 
 

@@ -75,15 +75,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from reviewer.analysis.facts import collect
     from reviewer.analysis.stats import compute_stats, render_stats, stats_json
 
+    from reviewer.rescore.tally import render_tally, tally, tally_json
+
     scope = resolve_scope("stats", args)
     store = open_store(args.path)
     stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), scope=scope)
+    repaired, unread = tally(store)
     warn("stats", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
-    warn("stats", stats.errors)
+    warn("stats", [*stats.errors, *unread])
     if args.json:
-        print(json.dumps(stats_json(stats), ensure_ascii=True, indent=2))
+        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(repaired)}, ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(render_stats(stats, terminal_width()))
+        if repaired:
+            sys.stdout.write("\n" + render_tally(repaired))
     return 0
 
 
