@@ -90,7 +90,7 @@ PACKAGE = [
     re.compile(r"package (?P<v>[\w./-]{1,200}) is not in (?:GOROOT|std)"),
 ]
 NO_GO_FILES = re.compile(r"no Go files in (?P<v>\S{1,300})")
-FOUND_PACKAGES = re.compile(r"found packages (?P<a>\w+) \((?P<fa>[^)]*)\) and (?P<b>\w+) \((?P<fb>[^)]*)\)")
+FOUND_PACKAGES = re.compile(r"found packages (?P<a>\w{1,200}) \((?P<fa>[^)]{0,1000})\) and (?P<b>\w{1,200}) \((?P<fb>[^)]{0,1000})\)")
 PY_SYMBOL = [
     re.compile(r"ModuleNotFoundError: No module named '(?P<v>[\w.]{1,120})'"),
     re.compile(r"ImportError: cannot import name '(?P<v>\w{1,120})'"),
@@ -119,6 +119,7 @@ OUTPUT_LINE = re.compile(r"^\s*(?:stdout|stderr|input|output):")
 PROSE_WORDS = 3
 TABLE_VALUES = 4
 PROSE_CHARS = 60
+MAX_KEYS_A_LINE = 16
 
 
 def base(path: str) -> str:
@@ -175,46 +176,64 @@ def message_demands(message: str, ctx: Context = Context()) -> list[Demand]:
 
 
 def line_demands(line: str, frame: str, ctx: Context, load_failure: bool) -> list[Demand]:
-    """The demands one line of failure text shows."""
+    """The demands one line of failure text shows.
+
+    Every pattern is guarded by a plain substring test, so a line that cannot match costs a
+    few ``in`` scans, and each pattern is bounded (no nested unbounded repetition)."""
     out: list[Demand] = []
-    m = KEY_ERROR.search(line)
-    if m:
-        kind = DemandKind.SYMBOL if load_failure else DemandKind.KEY
-        if not (frame and ctx.models(frame)):
-            out.append(demand(kind, m.group("v"), line))
-    for p in MISSING_KEY:
-        for m in p.finditer(line):
-            out.append(demand(DemandKind.KEY, m.group("v"), line))
-    body = re.sub(r"^(?:E\s+|\./)", "", line)
-    for p in (UNDEFINED, NO_MEMBER):
-        m = p.match(body)
-        if m and not (m.group("file") and ctx.models(m.group("file"))):
-            out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
-    for p in PACKAGE:
-        m = p.search(line)
-        if m:
-            out.append(demand(DemandKind.SYMBOL, m.group("v"), line, note="package"))
-    m = NO_GO_FILES.search(line)
-    if m:
-        out.append(demand(DemandKind.FILE, m.group("v"), line, note="Go files in this folder"))
-    m = FOUND_PACKAGES.search(line)
-    if m:
-        out.extend(found_packages(m, line, ctx))
-    for p in PY_SYMBOL:
-        m = p.search(line)
+    low = line.lower()
+    if "keyerror" in low:
+        m = KEY_ERROR.search(line)
         if m and not (frame and ctx.models(frame)):
-            out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
-    for p in NO_FILE:
-        m = p.search(line)
+            out.append(demand(DemandKind.SYMBOL if load_failure else DemandKind.KEY, m.group("v"), line))
+    if "=" in line:
+        for n, m in enumerate(MISSING_KEY[0].finditer(line)):
+            if n >= MAX_KEYS_A_LINE:
+                break
+            out.append(demand(DemandKind.KEY, m.group("v"), line))
+    if "missing" in low:
+        for m in MISSING_KEY[1].finditer(line):
+            out.append(demand(DemandKind.KEY, m.group("v"), line))
+    if "key " in low or "field " in low:
+        for m in MISSING_KEY[2].finditer(line):
+            out.append(demand(DemandKind.KEY, m.group("v"), line))
+    if "undefined" in line:
+        body = re.sub(r"^(?:E\s+|\./)", "", line)
+        for p in (UNDEFINED, NO_MEMBER):
+            m = p.match(body)
+            if m and not (m.group("file") and ctx.models(m.group("file"))):
+                out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
+    if "package" in line:
+        for p in PACKAGE:
+            m = p.search(line)
+            if m:
+                out.append(demand(DemandKind.SYMBOL, m.group("v"), line, note="package"))
+        m = FOUND_PACKAGES.search(line) if "found packages" in line else None
         if m:
-            out.append(demand(DemandKind.FILE, m.group("v"), line))
-    m = DID_NOT_RAISE.search(line)
-    if m:
-        out.append(demand(DemandKind.ERROR, (m.group("c") or m.group("v")).rsplit(".", 1)[-1], line))
-    m = REGEX_NOT_MATCHED.match(line)
-    if m:
-        out.append(demand(DemandKind.ERROR, m.group("v"), line, note="error message"))
-    if WANT_ERROR.search(line):
+            out.extend(found_packages(m, line, ctx))
+    if "no Go files" in line:
+        m = NO_GO_FILES.search(line)
+        if m:
+            out.append(demand(DemandKind.FILE, m.group("v"), line, note="Go files in this folder"))
+    if "Error:" in line:
+        for p in PY_SYMBOL:
+            m = p.search(line)
+            if m and not (frame and ctx.models(frame)):
+                out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
+    if "no such file" in low:
+        for p in NO_FILE:
+            m = p.search(line)
+            if m:
+                out.append(demand(DemandKind.FILE, m.group("v"), line))
+    if "DID NOT RAISE" in line:
+        m = DID_NOT_RAISE.search(line)
+        if m:
+            out.append(demand(DemandKind.ERROR, (m.group("c") or m.group("v")).rsplit(".", 1)[-1], line))
+    if "Regex:" in line:
+        m = REGEX_NOT_MATCHED.match(line)
+        if m:
+            out.append(demand(DemandKind.ERROR, m.group("v"), line, note="error message"))
+    if ("error" in low or "exception" in low or "fail" in low or "raise" in low) and WANT_ERROR.search(line):
         out.append(demand(DemandKind.ERROR, "error", line))
     return out
 
