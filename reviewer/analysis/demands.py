@@ -47,7 +47,9 @@ class Demand:
         stated: verbatim, near or unstated.
         brief_line: 1-based line of the brief that states it (0 when unstated).
         brief_text: that line, capped.
-        met: whether the output shown in the failure has it (keys only; None when unknown).
+        met: whether the program met it: its output (or, where the output is missing, its
+            code) carries it; None when neither tells.
+        met_where: where it was met: ``output``, or the code's ``file:line``; "" when not met.
     """
 
     kind: DemandKind
@@ -61,11 +63,19 @@ class Demand:
     brief_line: int = 0
     brief_text: str = ""
     met: bool | None = None
+    met_where: str = ""
 
     @property
     def unstated(self) -> bool:
-        """Evidence towards specification: the brief does not state it and it is not input-bound."""
+        """Not stated in the brief and not input-bound."""
         return self.stated is Stated.UNSTATED and not self.bound
+
+    @property
+    def evidence(self) -> bool:
+        """Evidence towards specification: unstated, and the program did not meet it (an
+        unstated demand the program's output or code already carries says nothing against
+        the brief)."""
+        return self.unstated and self.met is not True
 
     def shown(self) -> str:
         """The value as shown to a person (quotes for literals, names for blanks)."""

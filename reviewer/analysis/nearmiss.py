@@ -42,16 +42,45 @@ class NearMiss:
         notations: how they differ (``case``, ``vocabulary: true for yes``, ``key renamed:
             trail for path`` ...), in a stable order.
         line: the failure-text line the pair came from.
+        kind: the main difference: ``renamed-key``, ``vocabulary``, ``separator``, ``shape``,
+            ``case``, ``precision``, ``quoting``, ``number format``, ``field order``.
+        check: the check id (``grader:key``) it was read for ("" when not known).
+        wanted_key: the key the check reads ("" when the value is not under a key).
+        wanted: what the check wants: the expected value, the separator it splits on
+            (``separator``), or the kind of value it reads (``shape``); "" when unknown.
+        found_key: the key the output holds it under ("" when not under a key).
+        found: what the output holds instead: the printed value, or the separator it used.
+        towards: the notation the check demanded is one the brief does not state, so the miss
+            is evidence towards specification; False when the brief states it (the program
+            ignored the brief).
+        why: where the brief states it, when it does (``brief line 11``).
     """
 
     expected: str
     actual: str
     notations: tuple[str, ...]
     line: str = ""
+    kind: str = ""
+    check: str = ""
+    wanted_key: str = ""
+    wanted: str = ""
+    found_key: str = ""
+    found: str = ""
+    towards: bool = True
+    why: str = ""
 
     def describe(self) -> str:
         """One line: ``expected 'yes' | actual 'true' | vocabulary: true for yes``."""
         return f"expected {self.expected} | actual {self.actual} | {', '.join(self.notations)}"
+
+
+def kind_of(notations: tuple[str, ...]) -> str:
+    """The main difference among a near-miss's notations."""
+    order = ("key renamed", "vocabulary", "separator", "whitespace", "precision", "case", "key case", "quoting", "number format", "field order")
+    for name in order:
+        if any(n.startswith(name) for n in notations):
+            return {"key renamed": "renamed-key", "whitespace": "separator", "key case": "case"}.get(name, name)
+    return notations[0].split(":", 1)[0] if notations else ""
 
 
 def token_match(e: Token, a: Token, e_raw: str, a_raw: str) -> list[str] | None:
@@ -199,7 +228,7 @@ def near_miss(expected: str, actual: str, relation: str = "equal", line: str = "
         words = prose_tokens(strip_quotes(a))
         n = len(prose_tokens(strip_quotes(e)))
         notes = match_sequence(e, " ".join(words[:n])) if n and len(words) >= n else None
-        return NearMiss(e, a, tuple(notes), line) if notes else None
+        return NearMiss(e, a, tuple(notes), line, kind=kind_of(tuple(notes)), wanted=strip_quotes(e), found=strip_quotes(a)) if notes else None
     if relation == "contains":
         ce = canon(e)
         if ce.pairs is not None:
@@ -219,7 +248,7 @@ def near_miss(expected: str, actual: str, relation: str = "equal", line: str = "
             notes = None
     if not notes:
         return None
-    return NearMiss(e, a, tuple(notes), line)
+    return NearMiss(e, a, tuple(notes), line, kind=kind_of(tuple(notes)), wanted=strip_quotes(e), found=strip_quotes(a))
 
 
 def near_misses(pairs: tuple[Pair, ...] | list[Pair]) -> tuple[NearMiss, ...]:

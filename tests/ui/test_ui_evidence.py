@@ -253,6 +253,6 @@ def test_show_prints_the_evidence(corpus: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert code == 0
     evidence = out[out.index("── Evidence"):out.index("── Transcript")]
-    assert "\u2717 literal   'yes'  \u2014 not stated in the brief" in evidence
-    assert "expected 'yes'" in evidence and "actual   'true'" in evidence
+    assert "\u2717 literal   'yes'  not stated in the brief \u00b7 not in the output" in evidence
+    assert "near-miss: expected 'yes' \u00b7 printed 'true' (vocabulary: true for yes)" in evidence
     assert "\x1b" not in out
