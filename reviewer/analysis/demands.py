@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from reviewer.analysis.brief import Stated
 from reviewer.analysis.notation import canon, has_digit, strip_quotes
 from reviewer.analysis.pairs import Pair, listed_values, message_lines
+from reviewer.analysis.scan import Cancel, poll
 
 
 class DemandKind(str, enum.Enum):
@@ -160,14 +161,16 @@ def demand(kind: DemandKind, value: str, context: str, **extra: object) -> Deman
     return Demand(kind, value, ("message",), context.strip()[:200], **extra)  # type: ignore[arg-type]
 
 
-def message_demands(message: str, ctx: Context = Context()) -> list[Demand]:
+def message_demands(message: str, ctx: Context | None = None, cancel: Cancel | None = None) -> list[Demand]:
     """Every demand a failure text shows (pairs are handled by :func:`pair_demands`)."""
+    ctx = ctx or Context()
     out: list[Demand] = []
     frame = ""
     lines = message_lines(message)
     load_failure = bool(lines) and lines[0].startswith("load:")
     captured = False
     for raw in lines:
+        poll(cancel)
         if CAPTURED.match(raw):
             captured = True
             continue

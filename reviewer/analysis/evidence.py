@@ -209,7 +209,7 @@ def analyse(
     pairs = list(pairs_from_message(message, cancel, notes))
     pairs.extend(candidate_pairs(message, list(sources), command_words))
     nms = list(near_misses(pairs))
-    found = message_demands(message, ctx) + pair_demands(pairs) + precision_demands(tuple(nms))
+    found = message_demands(message, ctx, cancel) + pair_demands(pairs) + precision_demands(tuple(nms))
     poll(cancel)
     file_hint, _ = check_function(check_key)
     chosen = [s for s in sources if file_hint and s.path.rsplit("/", 1)[-1] == file_hint] or list(sources)

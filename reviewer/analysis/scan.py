@@ -10,8 +10,9 @@ so a worker can stop within a line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 Cancel = Callable[[], bool]
 """A cancel check: returns True when the caller wants the work stopped."""
@@ -228,8 +229,7 @@ def words_of(toks: list[Tok]) -> list[str]:
         if len(w) > 12:
             out.append("")
             continue
-        w = w.lower()
-        out.append(w[:-1] if w.endswith(":") else w)
+        out.append(w.lower().removesuffix(":"))
     return out
 
 

@@ -41,9 +41,10 @@ def python_tables(tree: ast.Module) -> set[str]:
             values = [v for v in (expected_of(e) for e in node.elts[:MAX_ROWS]) if v is not None]
             if len(values) != min(len(node.elts), MAX_ROWS):
                 values = []
-        elif isinstance(node, ast.Dict) and len(node.keys) >= 2:
-            if all(isinstance(k, ast.Constant) and not isinstance(k.value, str) for k in node.keys):
-                values = [v for v in (const_str(x) for x in node.values) if v is not None]
+        elif isinstance(node, ast.Dict) and len(node.keys) >= 2 and all(
+            isinstance(k, ast.Constant) and not isinstance(k.value, str) for k in node.keys
+        ):
+            values = [v for v in (const_str(x) for x in node.values) if v is not None]
         if len(set(values)) >= TABLE_VALUES:
             out.update(values)
     return out
