@@ -112,6 +112,10 @@ class BriefIndex:
                     return self.at(i, Stated.NEAR)
         return None
 
+    def names_key(self, key: str) -> bool:
+        """True when the brief names ``key`` as a key: a code span ``key``, ``key=...`` or ``key: ...``."""
+        return any(s == key or s.startswith((key + "=", key + ":")) for spans in self.spans for s in spans)
+
     def find(self, value: str) -> Where:
         """Verbatim, else near, else unstated."""
         return self.verbatim(value) or self.near(value) or UNSTATED

@@ -75,7 +75,9 @@ class Demand:
     def evidence(self) -> bool:
         """Evidence towards specification: unstated, and the program did not meet it (an
         unstated demand the program's output or code already carries says nothing against
-        the brief)."""
+        the brief). A separator counts only when the output shows it was not used."""
+        if self.kind is DemandKind.SEPARATOR:
+            return self.unstated and self.met is False
         return self.unstated and self.met is not True
 
     def shown(self) -> str:
@@ -297,7 +299,7 @@ def pair_demands(pairs: tuple[Pair, ...] | list[Pair]) -> list[Demand]:
     a check, or a table of cases, that expects :data:`TABLE_VALUES` or more distinct values
     (computed results such as Roman numerals, not a vocabulary such as yes/no).
     """
-    plain = [p for p in pairs if p.relation == "equal" and looks_like_value(p.expected)]
+    plain = [p for p in pairs if p.relation == "equal" and not p.cut and looks_like_value(p.expected)]
     distinct = {strip_quotes(p.expected) for p in plain if canon(p.expected).pairs is None}
     table = len(distinct) >= TABLE_VALUES
     out: list[Demand] = []

@@ -123,7 +123,7 @@ class Evidence:
         interpreter limit that stopped the program."""
         out = [f"unstated {d.kind.value} {d.shown()}, not met" for d in self.unstated_unmet]
         out += [f"{nm.kind} near miss ({nm.wanted_key or nm.wanted} / {nm.found_key or nm.found})" for nm in self.near_misses if nm.towards]
-        if self.crash is not None and self.crash.limit:
+        if self.crash is not None and self.crash.towards:
             out.append(f"stopped by the {self.crash.limit} limit")
         return tuple(out)
 
@@ -166,7 +166,10 @@ def key_expected(pairs: list[Pair], keys: list[Demand]) -> str:
     if len(keys) != 1:
         return ""
     missing = [p for p in pairs if p.relation == "equal" and strip_quotes(p.actual) in MISSING_VALUES and canon(p.expected).pairs is None]
-    return strip_quotes(missing[0].expected) if len(missing) == 1 else ""
+    if len(missing) != 1:
+        return ""
+    want = strip_quotes(missing[0].expected) if not missing[0].cut else missing[0].expected.strip().lstrip("'\"")
+    return want
 
 
 def output_near_misses(check: str, demands: list[Demand], pairs: list[Pair], output: ProgramOutput,
@@ -176,7 +179,7 @@ def output_near_misses(check: str, demands: list[Demand], pairs: list[Pair], out
         return []
     keys = [d for d in demands if d.kind is DemandKind.KEY]
     read = {d.value for d in keys}
-    stated = {k for k in output.printed_keys() if index is not None and index.verbatim(k)}
+    stated = {k for k in output.printed_keys() if index is not None and index.names_key(k)}
     printed = output.pairs()
     expected = key_expected(pairs, keys)
     texts = [s.text for s in sources]
@@ -199,11 +202,13 @@ def analyse(
     bound: frozenset[str] = frozenset(),
     check: str = "",
     cancel: Cancel | None = None,
+    everywhere: bool = False,
 ) -> Evidence:
     """The evidence of one failure from its texts (pure; brief None when unreadable).
 
     ``code``: the graded attempt's files; ``bound``: values the grader's tables (or its other
-    checks) bind to inputs; ``check``: the check id for the near misses."""
+    checks) bind to inputs; ``check``: the check id for the near misses; ``everywhere``: every
+    check of this grader fails for this program."""
     ctx = ctx or Context()
     notes: list[str] = []
     pairs = list(pairs_from_message(message, cancel, notes))
@@ -236,7 +241,8 @@ def analyse(
     if crash is not None:
         hidden = tuple(k for k in keys if output.known and not output.has_key(k))
         crash = replace(crash, hides=hidden)
-        hints.append(Hint("crash", crash.describe(), towards=crash.limit is not None))
+        crash = replace(crash, everywhere=everywhere)
+        hints.append(Hint("crash", crash.describe(), towards=crash.towards))
     hints += unread_hints(judged, output, directed_nms)
     return Evidence(failure_id, check, tuple(judged), directed_nms, tuple(pairs), tuple(hints), crash,
                     output_shown=output.known, brief_missing=brief is None, errors=tuple(notes))
@@ -309,11 +315,13 @@ def evidence_for(store: SessionStore, run: Run, failure: Failure, cancel: Cancel
     bound: set[str] = set()
     for s in sources:
         bound |= bound_literals(s.text, s.path)
-    siblings = tuple(c.message for gc in store.grader_checks(run) if gc.grader == failure.grader for c in gc.checks if c.failing)
+    own = [c for gc in store.grader_checks(run) if gc.grader == failure.grader for c in gc.checks]
+    siblings = tuple(c.message for c in own if c.failing)
     bound |= pooled_bound(siblings)
     ctx = Context(frozenset(s.path.rsplit("/", 1)[-1] for s in sources), frozenset(f.path.rsplit("/", 1)[-1] for f in code))
     ev = analyse(failure.id, failure.check.key, failure.check.message, brief, sources, ctx, cwd, words,
-                 code=code, bound=frozenset(bound), check=failure.check_id, cancel=cancel)
+                 code=code, bound=frozenset(bound), check=failure.check_id, cancel=cancel,
+                 everywhere=all(c.failing for c in own))
     hints = list(ev.hints)
     if saved and cwd not in saved:
         where = cwd or "the top of the workspace"

@@ -117,9 +117,10 @@ def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...]) -> Dema
             return replace(d, met=True, met_where=where)
         return replace(d, met=False) if output.stdout is not None and d.value.strip() else d
     if d.kind is DemandKind.SEPARATOR:
-        if not stdout.strip():
+        if len(stdout.split(None, 2)) < 2:  # one token or none: nothing was joined either way
             return d
-        return replace(d, met=uses_separator(stdout, d.value), met_where="output" if uses_separator(stdout, d.value) else "")
+        used = uses_separator(stdout, d.value)
+        return replace(d, met=used, met_where="output" if used else "")
     if d.kind is DemandKind.SYMBOL:
         where = defines(code, d.value)
         return replace(d, met=True, met_where=where) if where else d

@@ -149,6 +149,10 @@ def key_near_misses(
         return out
 
     def fits(p: Printed) -> bool:
+        if expected and "..." in expected:  # cut short by the grader: its two ends must match
+            head, _, tail = expected.partition("...")
+            tail = tail.rstrip("'\"")
+            return len(head) >= 8 and p.value.startswith(head) and p.value.endswith(tail)
         if expected:
             return strip_quotes(p.value) == strip_quotes(expected)
         if use.split and not use.item_split and list_separator(p.value, use.split):
@@ -164,5 +168,7 @@ def key_near_misses(
         if use.split and not use.fits(p.value) and list_separator(p.value, use.split):
             notes.append("separator")
         line = f"checks {key}, output has {p.key}={p.value}"
+        shown = p.value if len(p.value) <= 40 else p.value[:20] + "..." + p.value[-8:]
+        line = f"checks {key}, output has {p.key}={shown}"
         out.append(NearMiss(f"{key}=", f"{p.key}={p.value}", tuple(notes), line, "renamed-key", check, key, strip_quotes(expected), p.key, p.value))
     return out

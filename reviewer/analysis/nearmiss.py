@@ -24,6 +24,7 @@ from reviewer.analysis.notation import (
     strip_quotes,
 )
 from reviewer.analysis.pairs import Pair, pairs_from_message
+from reviewer.analysis.scan import quoted_values
 
 MAX_TOKENS = 200
 MAX_PROSE = 20_000
@@ -123,8 +124,36 @@ def layout_notes(e_raw: str, a_raw: str) -> list[str]:
     return notes
 
 
+def quoted_items(value: str) -> list[str] | None:
+    """The items of a bracketed sequence of quoted strings (``('4,', '4')``), else None."""
+    v = value.strip()
+    if len(v) < 2 or v[0] not in "([{" or v[-1] != ")]}"["([{".index(v[0])]:
+        return None
+    items = quoted_values(v[1:-1])
+    rest = v[1:-1]
+    for item in items:
+        rest = rest.replace(item, "", 1)
+    return items if items and not rest.strip(" ,;") else None
+
+
+def match_items(e_items: list[str], a_items: list[str]) -> list[str] | None:
+    """Notation differences between two sequences of quoted items, item by item."""
+    notes: list[str] = []
+    for e, a in zip(e_items, a_items):
+        if strip_quotes(e) == strip_quotes(a):
+            continue
+        found = match_sequence(e, a)
+        if found is None:
+            return None
+        notes.extend(n for n in found if n not in notes)
+    return notes
+
+
 def match_sequence(e_raw: str, a_raw: str) -> list[str] | None:
     """Notation differences between two plain (not key=value) values, or None."""
+    e_items, a_items = quoted_items(e_raw), quoted_items(a_raw)
+    if e_items is not None and a_items is not None and len(e_items) == len(a_items) > 1:
+        return match_items(e_items, a_items)
     e_tok, a_tok = split_tokens(strip_quotes(e_raw)), split_tokens(strip_quotes(a_raw))
     if len(e_tok) != len(a_tok) or not e_tok or len(e_tok) > MAX_PROSE:
         return None
@@ -256,6 +285,8 @@ def near_misses(pairs: tuple[Pair, ...] | list[Pair]) -> tuple[NearMiss, ...]:
     out = []
     seen: set[tuple[str, str]] = set()
     for p in pairs:
+        if p.cut:
+            continue
         nm = near_miss(p.expected, p.actual, p.relation, p.line)
         key = (strip_quotes(p.expected), strip_quotes(p.actual))
         if nm is not None and key not in seen:

@@ -186,6 +186,8 @@ class Crash:
         rescorable: re-running with the limit lifted decides the failure (a known limit).
         partial: the program printed part of its output before it stopped.
         hides: keys the check reads that the output lacks (the crash may have hidden them).
+        everywhere: the program fails every check of this grader, so a recursion limit may be
+            its own endless loop rather than a limit the brief never stated.
     """
 
     error: str
@@ -194,6 +196,15 @@ class Crash:
     rescorable: bool = False
     partial: bool = False
     hides: tuple[str, ...] = ()
+    everywhere: bool = False
+
+    @property
+    def towards(self) -> bool:
+        """Evidence towards specification: a known interpreter limit stopped a program that
+        works on other inputs (an int-to-str limit always: it stops a computed answer)."""
+        if self.limit == "recursion-limit":
+            return not self.everywhere
+        return self.limit is not None
 
     def describe(self) -> str:
         """One sentence for the strip."""
@@ -205,6 +216,8 @@ class Crash:
             text += "; that is CPython's 4,300-digit int-to-str limit, lifted by " + self.lift
         elif self.limit == "recursion-limit":
             text += "; that is CPython's recursion limit (1,000 frames), lifted by " + self.lift
+        if self.limit == "recursion-limit" and self.everywhere:
+            text += " (but the program fails every check of this grader: the recursion may be its own loop)"
         if self.rescorable:
             text += "; decidable by re-scoring with the limit lifted"
         return text

@@ -18,7 +18,7 @@ line) holds a literal only on the left.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reviewer.analysis.scan import (
     Cancel,
@@ -69,6 +69,8 @@ class Pair:
         call: the call that produced the actual value (``ToRoman(4)``), "" when not shown.
         table: how many distinct values the table of cases this pair comes from expects (a
             candidate runner's tests), 0 when not from a table.
+        cut: a side was cut short by the grader (pytest's ``...``): never a near miss or a
+            demand, only a prefix to recognise a value by.
     """
 
     expected: str
@@ -77,6 +79,7 @@ class Pair:
     line: str = ""
     call: str = ""
     table: int = 0
+    cut: bool = False
 
 
 def message_lines(message: str) -> list[str]:
@@ -99,6 +102,7 @@ def pairs_from_message(message: str, cancel: Cancel | None = None, notes: list[s
     source_line = ""
     budget = READ_BUDGET
     skipped = 0
+    echo: int | None = None
     for raw in lines:
         poll(cancel)
         if budget <= 0:
@@ -112,12 +116,18 @@ def pairs_from_message(message: str, cancel: Cancel | None = None, notes: list[s
         line = body(raw)
         if not line:
             continue
+        if echo is not None and line.startswith("AssertionError:"):
+            quote = out[echo].expected.strip()[:1] if out[echo].expected.strip()[:1] in "\"'" else "'"
+            out[echo] = replace(out[echo], actual=quote + line[len("AssertionError:") :].strip() + quote)
+            echo = None
+            continue
         pair = line_pair(line, source_line)
         if pair is not None:
             out.append(pair)
+            echo = len(out) - 1 if echoes_left(line) else None
     if skipped and notes is not None:
         notes.append(f"{skipped} lines of the failure text past the reading budget were not read for expected/actual pairs")
-    if not any(p.line.lstrip().startswith(("assert", "AssertionError: assert")) for p in out):
+    if not any(p.line.lstrip().startswith(("assert", "AssertionError: assert")) for p in out if not p.cut):
         out.extend(diff_pairs(lines))
     out.extend(two_line_pairs(lines, cancel))
     out.extend(golden_pairs(lines))
@@ -129,6 +139,13 @@ def pairs_from_message(message: str, cancel: Cancel | None = None, notes: list[s
             seen.add(key)
             unique.append(p)
     return tuple(unique)
+
+
+def echoes_left(line: str) -> bool:
+    """``assert f(4) == "iv", f(4)``: the message is the checked expression itself, so the
+    ``AssertionError:`` line after it shows the program's value."""
+    a = assertion(line) if line.lstrip().startswith("assert ") else None
+    return a is not None and a.op == "==" and bool(a.message) and a.message == a.left and not is_quoted(a.left)
 
 
 def literal_sides(source_line: str) -> tuple[bool, bool]:
@@ -151,7 +168,7 @@ def line_pair(line: str, source_line: str = "") -> Pair | None:
     if a is not None:
         left, right, op = a.left, a.right, a.op
         if "..." in left or "..." in right:
-            return None
+            return Pair(right, left, line=line, cut=True) if op == "==" else None
         if op in ("in", "not in"):
             return Pair(left, right, "contains", line) if op == "in" else None
         at_left, at_right = literal_sides(source_line)

@@ -109,7 +109,7 @@ def demand_item(d: Demand) -> ReportItem:
         where = f"{word} in the brief"
     else:
         where = f"{word} \u00b7 brief line {d.brief_line}" + (f": {one_line(d.brief_text.strip(), BRIEF_CAP)}" if d.brief_text.strip() else "")
-    if d.unstated and d.met is True:
+    if d.unstated and not d.evidence:
         symbol, tone = "\u25cb", "muted"
     text = f"{symbol} {d.kind.value:<9} {demand_value(d)}{note}  {where}{met_phrase(d)}"
     return ReportItem("demand" if d.met is not True else "demand-met", text, tone, d.evidence, symbol)
@@ -172,7 +172,9 @@ def evidence_report(ev: Evidence) -> EvidenceReport:
     if ev.unstated_unmet:
         items.append(ReportItem("note", "\u2717 not stated in the brief and not met: evidence towards specification, for you to weigh (not a label)"))
     elif ev.unstated:
-        items.append(ReportItem("note", "\u25cb not stated in the brief, but the program meets it: not evidence towards specification"))
+        judged = all(d.met is True for d in ev.unstated)
+        how = "the program meets it" if judged else "the program meets it or the output cannot tell"
+        items.append(ReportItem("note", f"\u25cb not stated in the brief, but {how}: not evidence towards specification"))
     for error in ev.errors:
         items.append(ReportItem("problem", "not read: " + one_line(error, 300), "bad"))
     shown = [d for d in ev.demands if not d.bound]

@@ -32,10 +32,28 @@ def expected_of(row: ast.AST) -> str | None:
     return const_str(second)
 
 
+def call_expectation(node: ast.Compare) -> tuple[str, str] | None:
+    """``f(4) == "iv"``: (the function's name, the expected string), or None."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+        return None
+    for call, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args
+                and all(isinstance(a, ast.Constant) for a in call.args) and const_str(other) is not None):
+            return call.func.id, const_str(other) or ""
+    return None
+
+
 def python_tables(tree: ast.Module) -> set[str]:
-    """Expected values of the Python tables of a module."""
+    """Expected values of the Python tables of a module: lists of ``(input, expected)`` rows,
+    ``{input: expected}`` dicts, and runs of ``f(<constant>) == "expected"`` comparisons (one
+    expected value per input, written out as asserts)."""
     out: set[str] = set()
+    by_call: dict[str, set[str]] = {}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            hit = call_expectation(node)
+            if hit is not None:
+                by_call.setdefault(hit[0], set()).add(hit[1])
         values: list[str] = []
         if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) >= 2:
             values = [v for v in (expected_of(e) for e in node.elts[:MAX_ROWS]) if v is not None]
@@ -47,6 +65,9 @@ def python_tables(tree: ast.Module) -> set[str]:
             values = [v for v in (const_str(x) for x in node.values) if v is not None]
         if len(set(values)) >= TABLE_VALUES:
             out.update(values)
+    for values_of_call in by_call.values():  # with a table beside them, they are more of its rows
+        if len(values_of_call | out if out else values_of_call) >= TABLE_VALUES:
+            out.update(values_of_call)
     return out
 
 
