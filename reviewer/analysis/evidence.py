@@ -285,10 +285,10 @@ def code_files(store: SessionStore, run: Run, attempt_number: int) -> tuple[Code
     return tuple(out)
 
 
-def evidence_for(store: SessionStore, run: Run, failure: Failure, cancel: Cancel | None = None, with_across: bool = True) -> Evidence:
+def evidence_for(store: SessionStore, run: Run, failure: Failure, cancel: Cancel | None = None, with_across: bool = False) -> Evidence:
     """The evidence of a failure, reading the brief, grader source, graded code and the other
     checks of the grader via the store; with ``with_across`` also the same check across
-    models. Raises :class:`~reviewer.analysis.scan.Cancelled` when ``cancel`` says stop."""
+    models (it reads every run of the task, so the strip leaves it to its own view). Raises :class:`~reviewer.analysis.scan.Cancelled` when ``cancel`` says stop."""
     errors = []
     blob = store.brief(run)
     brief = None if blob.error else blob.text

@@ -165,8 +165,8 @@ def evidence_report(ev: Evidence) -> EvidenceReport:
         items.append(ReportItem("bound", f"\u00b7 {len(bound)} input-bound {noun}: {names}{more}  a brief states their form, not each value", "muted", False, "\u00b7"))
     if not ev.demands and not ev.near_misses:
         items.append(ReportItem("note", "no demand of the check could be read from its failure text or source"))
-    for h in ev.hints:
-        if h.kind != "crash":
+    for h in ev.hints:  # the across-models hint belongs to its own view (``show --across``)
+        if h.kind not in ("crash", "across"):
             kind = "across" if h.kind == "across" else "hint"
             items.append(ReportItem(kind, "hint: " + one_line(h.text, LINE_CAP), "accent", h.towards))
     if ev.unstated_unmet:

@@ -45,10 +45,11 @@ def graded_attempt(run: Run, failure: Failure) -> int:
     return g.attempt if g else (run.attempts[-1].number if run.attempts else 0)
 
 
-def bounded_evidence(store: SessionStore, run: Run, failure: Failure, seconds: float = EVIDENCE_SECONDS) -> tuple[Evidence | None, str]:
+def bounded_evidence(store: SessionStore, run: Run, failure: Failure, seconds: float = EVIDENCE_SECONDS,
+                     with_across: bool = False) -> tuple[Evidence | None, str]:
     """The evidence, or None and why it could not be had (stopped past the budget, a bug)."""
     try:
-        return evidence_for(store, run, failure, cancel=deadline(seconds)), ""
+        return evidence_for(store, run, failure, cancel=deadline(seconds), with_across=with_across), ""
     except Cancelled:
         return None, f"(the evidence took longer than {seconds:.0f} s and was stopped)"
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not cost the rest of the output
@@ -134,7 +135,7 @@ def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[s
         {"id": plain(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
         for gc in store.grader_checks(run) for c in gc.checks
     ]
-    ev, problem = bounded_evidence(store, run, failure)
+    ev, problem = bounded_evidence(store, run, failure, with_across=True)
     state = labeller.state(run, failure)
     labels = read_label_set(store.root, [run.session]).by_failure.get((run.session, run.id, failure.check_id), ())
     me = labeller.labels.reviewer
