@@ -49,8 +49,8 @@ class Figures:
         return [
             f"specification failures pointed at their cause: {self.pointed} of {self.specification}",
             f"planted notation near misses found: {self.near_misses_found} of {self.planted_near_misses}",
-            f"capability failures given a hint towards specification: {self.capability_hinted} of {self.capability}"
-            f" ({100 * self.capability_hinted / max(self.capability, 1):.1f}%, target at most 10%)",
+            (f"capability failures given a hint towards specification: {self.capability_hinted} of {self.capability}"
+             f" ({100 * self.capability_hinted / max(self.capability, 1):.1f}%, target at most 10%)"),
             *(f"  miss: {m}" for m in self.misses),
         ]
 

@@ -17,7 +17,7 @@ from reviewer.store.sessions import SessionStore
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from corpus_figures import EXPECTED, compute, show_json  # noqa: E402
+from corpus_figures import EXPECTED, compute, show_json
 
 SESSIONS = HERE.parents[1] / "sessions"
 FE = "oracle-2026-10/fast-expt--{}#oracle:oracle_fast_expt.py::{}"
@@ -131,6 +131,18 @@ def test_proposed_repairs(store: SessionStore) -> None:
     assert kinds("pounce-2026-11/roman-go--fjord-xl#heldout:build:roman") == {(RepairKind.GRADE_WHERE_SAVED, ("roman",))}
     assert (RepairKind.RESERIALISE, ("edges", "comma-list")) in kinds(
         "oracle-2026-10/mst--breeze-large#oracle:oracle_mst.py::test_six_nodes_edges_form_a_spanning_tree")
+
+
+def test_the_task_by_model_matrix(store: SessionStore) -> None:
+    from reviewer.analysis.across import task_matrix, tasks
+
+    assert "roman-py" in tasks(store)
+    verdicts = {FE.format("cobalt-mini", "test_mults_within_log_bound"): "specification"}
+    m = task_matrix(store, "fast-expt", verdicts)
+    assert [model for _, model in m.runs] == ["atlas-7b", "breeze-large", "cobalt-mini", "delta-pro", "ember-9b", "gale-13b"]
+    check = "oracle:oracle_fast_expt.py::test_mults_within_log_bound"
+    assert m.checks[2] == check and m.share(check) == (4, 6, 1, 0)
+    assert m.cells[("oracle-2026-10/fast-expt--breeze-large", check)] == "pass"
 
 
 def test_the_same_check_across_models(store: SessionStore) -> None:

@@ -71,7 +71,7 @@ def test_the_strip_shows_exactly_what_show_prints(corpus: Path, capsys: pytest.C
 
 
 def test_counts_agree_between_title_and_json(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = shown(capsys, "show", str(corpus), "--failure", "pounce-2026-11/roman-go--cobalt-mini#heldout:TestHeldOutToRoman", "--json")
+    _, out = shown(capsys, "show", str(corpus), "--failure", "pounce-2026-11/roman-go--cobalt-mini#heldout:TestHeldOutToRoman", "--json")
     ev = json.loads(out)["evidence"]
     assert ev["counts"] == {"stated": 1, "unstated": 0, "bound": 11}
     assert ev["summary"] == "1 demand \u00b7 1 stated \u00b7 11 input-bound"
