@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from reviewer.analysis.evidence import Evidence, evidence_for
+from reviewer.analysis.scan import Cancelled
 from reviewer.ui.evidence import evidence_lines, summary
 from reviewer.ui.render import one_line
 from reviewer.ui.state import Selection
@@ -102,9 +103,12 @@ class EvidencePanel(Vertical):
     def compute(self, failure_id: str) -> None:
         """Find the failure and compute its evidence (worker thread)."""
         app = self.review
+        worker = get_current_worker()
         try:
             run, failure = app.labeller.find(failure_id)
-            evidence = evidence_for(app.store, run, failure)
+            evidence = evidence_for(app.store, run, failure, cancel=lambda: worker.is_cancelled)
+        except Cancelled:
+            return
         except Exception as exc:  # noqa: BLE001 - an analysis bug must not stop the review
             if not get_current_worker().is_cancelled:
                 self.post_message(self.Ready(failure_id, None, f"{type(exc).__name__}: {exc}"))
