@@ -48,8 +48,10 @@ PLANT_REPAIRS = {
     "eulerian": NOTATION["oracle-2026-10/eulerian--delta-pro#oracle"][0],
     "mst": NOTATION["oracle-2026-10/mst--breeze-large#oracle"][0],
     "fast-expt": NOTATION["oracle-2026-10/fast-expt--cobalt-mini#oracle"][0],
+    "depth": ["lift-limit:recursion"],
 }
-"""Per oracle task, every repair of its notation plant."""
+"""Per oracle task, every repair of its notation plant (depth's: the recursion limit lifted, which
+cannot save a program that recurses without end)."""
 
 
 def reviewer(*args: str) -> subprocess.CompletedProcess[str]:
@@ -129,7 +131,7 @@ def test_key_renames_flip_no_capability_failure(corpus: Path) -> None:
     tool = sandbox_tool()
     capability = capability_failures()
     oracle = sorted({fid.partition("#")[0] for fid in capability if fid.startswith("oracle-2026-10/")})
-    assert len(oracle) == 4
+    assert len(oracle) == 8  # connected x3, depth, eulerian, fast-expt x2, mst
     tried = 0
     for run_key in oracle:
         run = store.run(run_key)
