@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command_parser(sub, "show", "print what the panes show for one failure, as plain text", "no such failure")
     folder_arg(p)
     failure_arg(p, required=True)
+    p.add_argument("--json", action="store_true", help="print the failure, its checks and its evidence as one JSON object")
+    p.add_argument("--across", action="store_true", help="print the same check across every model of the task")
     reviewer_arg(p)
     p = command_parser(
         sub, "label", "label one failure (the same code path as the app)",
@@ -97,6 +99,9 @@ PLUGINS = (
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
+    "reviewer.commands.report",
+    "reviewer.commands.serve",
+    "reviewer.commands.rescore",
 )
 PLUGIN_NAMES = {
     "failures": "reviewer.commands.failures",
@@ -107,6 +112,9 @@ PLUGIN_NAMES = {
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",
     "themes": "reviewer.commands.themecmd",
+    "report": "reviewer.commands.report",
+    "serve": "reviewer.commands.serve",
+    "rescore": "reviewer.commands.rescore",
 }
 
 
@@ -240,15 +248,24 @@ def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """reviewer show."""
-    from reviewer.commands.show import show_failure
+    import json
+
+    from reviewer.commands.show import show_across, show_failure, show_json
+    from reviewer.store.config import load_settings
     from reviewer.store.labeller import UnknownFailure
 
     labeller = open_labeller(args.path, args.reviewer)
     fid = full_failure_id(labeller, args.failure, "show")
     if fid is None:
         return 1
+    blind = load_settings()[0].blind
     try:
-        print(show_failure(labeller, fid), end="")
+        if args.json:
+            print(json.dumps(show_json(labeller, fid, blind), indent=1, ensure_ascii=True))
+        elif args.across:
+            print(show_across(labeller, fid), end="")
+        else:
+            print(show_failure(labeller, fid, blind), end="")
     except UnknownFailure as exc:
         print(f"reviewer show: {exc}", file=sys.stderr)
         return 1

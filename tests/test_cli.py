@@ -29,7 +29,7 @@ def test_version_and_help_document_exit_codes(capsys: pytest.CaptureFixture[str]
         main(["--help"])
     assert exc.value.code == 0 and "COMMAND" in capsys.readouterr().out
     for command in ("check", "list", "show", "label", "export", "commit", "agreement", "adjudicate", "import",
-                    "stats", "score", "themes"):
+                    "stats", "score", "themes", "report", "serve"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         text = capsys.readouterr().out

@@ -43,6 +43,9 @@ SEPARATOR_NAMES: dict[str, tuple[str, ...]] = {
 ROUNDING = re.compile(r"\b(?:round\w*|decimal places?|decimals|places after|precision|significant (?:digits|figures)|digits after)\b", re.IGNORECASE)
 EMPTY = re.compile(r"(?:\"\"|''|\bempty (?:string|text|result|output|value|line)\b)", re.IGNORECASE)
 CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
+OUTPUT_START = re.compile(r"^\s{0,8}(?:#{1,6}\s{0,4})?(?:\*\*)?(?:output|the program (?:prints|writes)|print)\b", re.IGNORECASE)
+OUTPUT_END = re.compile(r"^\s{0,8}(?:#{1,6}\s|(?:\*\*)?input\b|use only\b|the program is run\b)", re.IGNORECASE)
+CASE_WORDS = re.compile(r"\b(?:lower[- ]?case|upper[- ]?case|capital letters|capitals|small letters)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,8 @@ class BriefIndex:
         self.lines = text[:MAX_BRIEF].splitlines()
         self.words = [words(ln) for ln in self.lines]
         self.spans = [CODE_SPAN.findall(ln) for ln in self.lines]
+        self.output = output_region(self.lines)
+        """Lines (0-based) that describe the program's output, or None when no part does."""
 
     def at(self, index: int, stated: Stated) -> Where:
         """A hit on line ``index`` (0-based)."""
@@ -107,22 +112,39 @@ class BriefIndex:
                     return self.at(i, Stated.NEAR)
         return None
 
+    def names_key(self, key: str) -> bool:
+        """True when the brief names ``key`` as a key: a code span ``key``, ``key=...`` or ``key: ...``."""
+        return any(s == key or s.startswith((key + "=", key + ":")) for spans in self.spans for s in spans)
+
     def find(self, value: str) -> Where:
         """Verbatim, else near, else unstated."""
         return self.verbatim(value) or self.near(value) or UNSTATED
 
     def separator(self, sep: str) -> Where:
-        """A separator: quoted or named (verbatim), or used in a code-span example (near)."""
+        """A separator: quoted or named (verbatim), or used in a code-span example (near).
+
+        The program's output is what a check splits, so when the brief has a part about the
+        output only that part counts (a space between the two names of an *input* line
+        states nothing about the output)."""
         quoted = re.compile(r"[`'\"]" + re.escape(sep) + r"[`'\"]") if sep.strip() else None
         names = SEPARATOR_NAMES.get(sep, ())
         named = [re.compile(r"\b" + re.escape(n) + r"(?:s|-separated|-delimited)?\b", re.IGNORECASE) for n in names]
-        for i, ln in enumerate(self.lines):
+        rows = sorted(self.output) if self.output is not None else range(len(self.lines))
+        for i in rows:
+            ln = self.lines[i]
             if (quoted and quoted.search(ln)) or any(p.search(ln) for p in named):
                 return self.at(i, Stated.VERBATIM)
         inside = re.compile(r"[\w\]\)]" + re.escape(sep) + r"[\w\[\(]") if sep not in ("\n",) else None
-        for i, spans in enumerate(self.spans):
-            if inside and any(inside.search(s) for s in spans):
+        for i in rows:
+            if inside and any(inside.search(s) for s in self.spans[i]):
                 return self.at(i, Stated.NEAR)
+        return UNSTATED
+
+    def case(self) -> Where:
+        """Letter case: the brief speaks of lower or upper case."""
+        for i, ln in enumerate(self.lines):
+            if CASE_WORDS.search(ln):
+                return self.at(i, Stated.VERBATIM)
         return UNSTATED
 
     def empty(self) -> Where:
@@ -147,6 +169,21 @@ class BriefIndex:
             return hit
         stem = base.rsplit(".", 1)[0] if "." in base else base
         return (self.near(stem) if stem else None) or UNSTATED
+
+
+def output_region(lines: list[str]) -> frozenset[int] | None:
+    """The lines about the output: from a line starting ``Output``/``Print`` to the next heading,
+    ``Input`` or ``Use only`` line; None when the brief has no such part."""
+    region: set[int] = set()
+    inside = False
+    for i, ln in enumerate(lines):
+        if OUTPUT_START.match(ln):
+            inside = True
+        elif inside and OUTPUT_END.match(ln):
+            inside = False
+        if inside:
+            region.add(i)
+    return frozenset(region) if region else None
 
 
 @lru_cache(maxsize=64)

@@ -37,12 +37,14 @@ TIMING = re.compile(r"\(?\b\d+(?:\.\d+)?\s?(?:ms|s|µs|us|ns)\b\)?")
 NUMBER = re.compile(r"[-+]?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b")
 SPACE = re.compile(r"\s+")
 MAX_SIGNATURE = 160
+NORMALISED = 600
 
 
 def normalise(line: str) -> str:
     """A message line with its values replaced: quoted -> ``<s>``, lists and maps -> ``<v>``,
-    then paths, hex, timings and numbers."""
-    text = QUOTED.sub("<s>", line)
+    then paths, hex, timings and numbers. Only the first :data:`NORMALISED` characters are
+    read: the patterns here backtrack on crafted lines, so their input stays short."""
+    text = QUOTED.sub("<s>", line[:NORMALISED])
     text = BRACKETED.sub("<v>", text)
     text = HEX.sub("<hex>", text)
     text = PATH.sub("<path>", text)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from reviewer.analysis.brief import Stated
 from reviewer.analysis.notation import canon, has_digit, strip_quotes
 from reviewer.analysis.pairs import Pair, listed_values, message_lines
+from reviewer.analysis.scan import Cancel, poll
 
 
 class DemandKind(str, enum.Enum):
@@ -47,7 +48,9 @@ class Demand:
         stated: verbatim, near or unstated.
         brief_line: 1-based line of the brief that states it (0 when unstated).
         brief_text: that line, capped.
-        met: whether the output shown in the failure has it (keys only; None when unknown).
+        met: whether the program met it: its output (or, where the output is missing, its
+            code) carries it; None when neither tells.
+        met_where: where it was met: ``output``, or the code's ``file:line``; "" when not met.
     """
 
     kind: DemandKind
@@ -61,11 +64,21 @@ class Demand:
     brief_line: int = 0
     brief_text: str = ""
     met: bool | None = None
+    met_where: str = ""
 
     @property
     def unstated(self) -> bool:
-        """Evidence towards specification: the brief does not state it and it is not input-bound."""
+        """Not stated in the brief and not input-bound."""
         return self.stated is Stated.UNSTATED and not self.bound
+
+    @property
+    def evidence(self) -> bool:
+        """Evidence towards specification: unstated, and the program did not meet it (an
+        unstated demand the program's output or code already carries says nothing against
+        the brief). A separator counts only when the output shows it was not used."""
+        if self.kind is DemandKind.SEPARATOR:
+            return self.unstated and self.met is False
+        return self.unstated and self.met is not True
 
     def shown(self) -> str:
         """The value as shown to a person (quotes for literals, names for blanks)."""
@@ -90,7 +103,7 @@ PACKAGE = [
     re.compile(r"package (?P<v>[\w./-]{1,200}) is not in (?:GOROOT|std)"),
 ]
 NO_GO_FILES = re.compile(r"no Go files in (?P<v>\S{1,300})")
-FOUND_PACKAGES = re.compile(r"found packages (?P<a>\w+) \((?P<fa>[^)]*)\) and (?P<b>\w+) \((?P<fb>[^)]*)\)")
+FOUND_PACKAGES = re.compile(r"found packages (?P<a>\w{1,200}) \((?P<fa>[^)]{0,1000})\) and (?P<b>\w{1,200}) \((?P<fb>[^)]{0,1000})\)")
 PY_SYMBOL = [
     re.compile(r"ModuleNotFoundError: No module named '(?P<v>[\w.]{1,120})'"),
     re.compile(r"ImportError: cannot import name '(?P<v>\w{1,120})'"),
@@ -119,6 +132,7 @@ OUTPUT_LINE = re.compile(r"^\s*(?:stdout|stderr|input|output):")
 PROSE_WORDS = 3
 TABLE_VALUES = 4
 PROSE_CHARS = 60
+MAX_KEYS_A_LINE = 16
 
 
 def base(path: str) -> str:
@@ -149,14 +163,16 @@ def demand(kind: DemandKind, value: str, context: str, **extra: object) -> Deman
     return Demand(kind, value, ("message",), context.strip()[:200], **extra)  # type: ignore[arg-type]
 
 
-def message_demands(message: str, ctx: Context = Context()) -> list[Demand]:
+def message_demands(message: str, ctx: Context | None = None, cancel: Cancel | None = None) -> list[Demand]:
     """Every demand a failure text shows (pairs are handled by :func:`pair_demands`)."""
+    ctx = ctx or Context()
     out: list[Demand] = []
     frame = ""
     lines = message_lines(message)
     load_failure = bool(lines) and lines[0].startswith("load:")
     captured = False
     for raw in lines:
+        poll(cancel)
         if CAPTURED.match(raw):
             captured = True
             continue
@@ -175,46 +191,64 @@ def message_demands(message: str, ctx: Context = Context()) -> list[Demand]:
 
 
 def line_demands(line: str, frame: str, ctx: Context, load_failure: bool) -> list[Demand]:
-    """The demands one line of failure text shows."""
+    """The demands one line of failure text shows.
+
+    Every pattern is guarded by a plain substring test, so a line that cannot match costs a
+    few ``in`` scans, and each pattern is bounded (no nested unbounded repetition)."""
     out: list[Demand] = []
-    m = KEY_ERROR.search(line)
-    if m:
-        kind = DemandKind.SYMBOL if load_failure else DemandKind.KEY
-        if not (frame and ctx.models(frame)):
-            out.append(demand(kind, m.group("v"), line))
-    for p in MISSING_KEY:
-        for m in p.finditer(line):
-            out.append(demand(DemandKind.KEY, m.group("v"), line))
-    body = re.sub(r"^(?:E\s+|\./)", "", line)
-    for p in (UNDEFINED, NO_MEMBER):
-        m = p.match(body)
-        if m and not (m.group("file") and ctx.models(m.group("file"))):
-            out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
-    for p in PACKAGE:
-        m = p.search(line)
-        if m:
-            out.append(demand(DemandKind.SYMBOL, m.group("v"), line, note="package"))
-    m = NO_GO_FILES.search(line)
-    if m:
-        out.append(demand(DemandKind.FILE, m.group("v"), line, note="Go files in this folder"))
-    m = FOUND_PACKAGES.search(line)
-    if m:
-        out.extend(found_packages(m, line, ctx))
-    for p in PY_SYMBOL:
-        m = p.search(line)
+    low = line.lower()
+    if "keyerror" in low:
+        m = KEY_ERROR.search(line)
         if m and not (frame and ctx.models(frame)):
-            out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
-    for p in NO_FILE:
-        m = p.search(line)
+            out.append(demand(DemandKind.SYMBOL if load_failure else DemandKind.KEY, m.group("v"), line))
+    if "=" in line:
+        for n, m in enumerate(MISSING_KEY[0].finditer(line)):
+            if n >= MAX_KEYS_A_LINE:
+                break
+            out.append(demand(DemandKind.KEY, m.group("v"), line))
+    if "missing" in low:
+        for m in MISSING_KEY[1].finditer(line):
+            out.append(demand(DemandKind.KEY, m.group("v"), line))
+    if "key " in low or "field " in low:
+        for m in MISSING_KEY[2].finditer(line):
+            out.append(demand(DemandKind.KEY, m.group("v"), line))
+    if "undefined" in line:
+        body = re.sub(r"^(?:E\s+|\./)", "", line)
+        for p in (UNDEFINED, NO_MEMBER):
+            m = p.match(body)
+            if m and not (m.group("file") and ctx.models(m.group("file"))):
+                out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
+    if "package" in line:
+        for p in PACKAGE:
+            m = p.search(line)
+            if m:
+                out.append(demand(DemandKind.SYMBOL, m.group("v"), line, note="package"))
+        m = FOUND_PACKAGES.search(line) if "found packages" in line else None
         if m:
-            out.append(demand(DemandKind.FILE, m.group("v"), line))
-    m = DID_NOT_RAISE.search(line)
-    if m:
-        out.append(demand(DemandKind.ERROR, (m.group("c") or m.group("v")).rsplit(".", 1)[-1], line))
-    m = REGEX_NOT_MATCHED.match(line)
-    if m:
-        out.append(demand(DemandKind.ERROR, m.group("v"), line, note="error message"))
-    if WANT_ERROR.search(line):
+            out.extend(found_packages(m, line, ctx))
+    if "no Go files" in line:
+        m = NO_GO_FILES.search(line)
+        if m:
+            out.append(demand(DemandKind.FILE, m.group("v"), line, note="Go files in this folder"))
+    if "Error:" in line:
+        for p in PY_SYMBOL:
+            m = p.search(line)
+            if m and not (frame and ctx.models(frame)):
+                out.append(demand(DemandKind.SYMBOL, m.group("v"), line))
+    if "no such file" in low:
+        for p in NO_FILE:
+            m = p.search(line)
+            if m:
+                out.append(demand(DemandKind.FILE, m.group("v"), line))
+    if "DID NOT RAISE" in line:
+        m = DID_NOT_RAISE.search(line)
+        if m:
+            out.append(demand(DemandKind.ERROR, (m.group("c") or m.group("v")).rsplit(".", 1)[-1], line))
+    if "Regex:" in line:
+        m = REGEX_NOT_MATCHED.match(line)
+        if m:
+            out.append(demand(DemandKind.ERROR, m.group("v"), line, note="error message"))
+    if ("error" in low or "exception" in low or "fail" in low or "raise" in low) and WANT_ERROR.search(line):
         out.append(demand(DemandKind.ERROR, "error", line))
     return out
 
@@ -265,7 +299,7 @@ def pair_demands(pairs: tuple[Pair, ...] | list[Pair]) -> list[Demand]:
     a check, or a table of cases, that expects :data:`TABLE_VALUES` or more distinct values
     (computed results such as Roman numerals, not a vocabulary such as yes/no).
     """
-    plain = [p for p in pairs if p.relation == "equal" and looks_like_value(p.expected)]
+    plain = [p for p in pairs if p.relation == "equal" and not p.cut and looks_like_value(p.expected)]
     distinct = {strip_quotes(p.expected) for p in plain if canon(p.expected).pairs is None}
     table = len(distinct) >= TABLE_VALUES
     out: list[Demand] = []

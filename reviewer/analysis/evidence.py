@@ -1,36 +1,47 @@
 """Checker-versus-brief evidence for one failure: what the check demanded, whether the brief
-states each demand, and whether expected and actual differ only in notation.
+states each demand, whether the program met it, near misses of notation, and a crash that
+hid the output.
 
 :func:`analyse` is pure (texts in, :class:`Evidence` out); :func:`evidence_for` reads the brief,
-the grader source and the run's files through a :class:`SessionStore` and calls it. Both are
-safe to call from a worker thread. An unstated demand is evidence towards specification; it
-never sets a label.
+the grader source, the graded code and the other checks of the grader through a
+:class:`SessionStore` and calls it. Both are safe in a worker thread and poll ``cancel``
+(raising :class:`~reviewer.analysis.scan.Cancelled`). Evidence points towards specification;
+it never sets a label. :mod:`reviewer.analysis.report` turns it into the lines the strip and
+``reviewer show`` print.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from reviewer.analysis.brief import UNSTATED, BriefIndex, Stated, Where, brief_index
+from reviewer.analysis.brief import BriefIndex, brief_index
+from reviewer.analysis.code import CodeFile
 from reviewer.analysis.demands import Context, Demand, DemandKind, message_demands, pair_demands
-from reviewer.analysis.found import Found
+from reviewer.analysis.judge import directed, from_source, lookup, merge, met_by
+from reviewer.analysis.keys import key_near_misses, key_use
 from reviewer.analysis.nearmiss import NearMiss, near_misses
-from reviewer.analysis.notation import has_digit, kv_pairs, strip_quotes
+from reviewer.analysis.notation import canon, strip_quotes
+from reviewer.analysis.output import Crash, ProgramOutput, find_crash, program_output
 from reviewer.analysis.pairs import Pair, message_lines, pairs_from_message
+from reviewer.analysis.scan import Cancel, poll
 from reviewer.analysis.source import case_expected, check_function, source_demands
+from reviewer.analysis.tables import TABLE_VALUES, bound_literals
 from reviewer.model import Failure, Run
-from reviewer.model.sanitize import plain
 from reviewer.store.sessions import SessionStore
 
-STDOUT_LINE = re.compile(r"^\s*stdout:\s?(?P<v>.*)$")
-CAPTURED = re.compile(r"^-+ Captured stdout")
-SECTION = re.compile(r"^[-=_]{3,} ")
+if TYPE_CHECKING:
+    from reviewer.analysis.across import Across
+
 CANDIDATE_WRONG = re.compile(r"^test (?P<i>\d+): wrong answer (?P<v>.+)$")
 CANDIDATE_ERROR = re.compile(r"^test (?P<i>\d+): ")
-ROOT_WORDS = re.compile(r"\b(?:workspace|top[- ]level|top of|root|this folder|current (?:folder|directory)|same folder)\b", re.IGNORECASE)
-MAX_ORIGINS = 8
+MAX_DEMANDS = 200
+MAX_POOLED = 200
+MISSING_VALUES = frozenset({"None", "none", "nil", "''", '""', "", "undefined", "null"})
 KIND_ORDER = {k: i for i, k in enumerate(DemandKind)}
+MAX_CODE_FILES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,26 +53,53 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Hint:
+    """A sentence for the reviewer beyond the demands and near misses.
+
+    Attributes:
+        kind: ``crash``, ``saved-elsewhere``, ``unread-keys``, ``across`` or ``note``.
+        text: the sentence.
+        towards: evidence towards specification (a known interpreter limit, many notations
+            across models); False for a plain fact.
+    """
+
+    kind: str
+    text: str
+    towards: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Evidence:
-    """Everything the evidence panel shows for one failure.
+    """Everything the evidence strip shows for one failure.
 
     Attributes:
         failure_id: the failure.
+        check: its check id ``grader:key``.
         demands: what the check demanded, unstated first.
-        near_misses: expected/actual pairs equal but for notation.
+        near_misses: values equal but for notation, each with its direction.
         pairs: every expected/actual pair read from the failure.
-        hints: short sentences (a key the check reads is absent while another is printed).
+        hints: further sentences (crash, file saved elsewhere, keys the check never reads).
+        crash: the error that stopped the program, None when the text shows none.
+        saved_elsewhere: folders where the graded files were saved instead of where the brief
+            asked (each proposes grading where saved).
+        output_shown: the failure text shows the program's output.
         brief_missing: the brief could not be read, so nothing counts as stated.
-        errors: what could not be read (a grader source file, the brief).
+        errors: what could not be read (a grader source file, the brief, lines past a budget).
+        across: the same check across models, when computed.
     """
 
     failure_id: str
+    check: str = ""
     demands: tuple[Demand, ...] = ()
     near_misses: tuple[NearMiss, ...] = ()
     pairs: tuple[Pair, ...] = ()
-    hints: tuple[str, ...] = ()
+    hints: tuple[Hint, ...] = ()
+    crash: Crash | None = None
+    saved_elsewhere: tuple[str, ...] = ()
+    output_shown: bool = False
     brief_missing: bool = False
     errors: tuple[str, ...] = ()
+    across: Across | None = field(default=None, compare=False)
 
     @property
     def unstated(self) -> tuple[Demand, ...]:
@@ -70,124 +108,32 @@ class Evidence:
 
     @property
     def unstated_unmet(self) -> tuple[Demand, ...]:
-        """Unstated demands the output did not already meet: the strongest evidence."""
-        return tuple(d for d in self.unstated if d.met is not True)
+        """Unstated demands the program did not already meet: the strongest evidence."""
+        return tuple(d for d in self.demands if d.evidence)
 
     @property
     def near_miss(self) -> bool:
-        """True when at least one pair differs only in notation."""
+        """True when at least one value differs only in notation."""
         return bool(self.near_misses)
 
+    @property
+    def causes(self) -> tuple[str, ...]:
+        """What in this evidence points towards specification, one phrase each (empty when
+        nothing does): unmet unstated demands, near misses of unstated notations, a known
+        interpreter limit that stopped the program."""
+        out = [f"unstated {d.kind.value} {d.shown()}, not met" for d in self.unstated_unmet]
+        out += [f"{nm.kind} near miss ({nm.wanted_key or nm.wanted} / {nm.found_key or nm.found})" for nm in self.near_misses if nm.towards]
+        if self.crash is not None and self.crash.towards:
+            out.append(f"stopped by the {self.crash.limit} limit")
+        return tuple(out)
 
-def output_shown(message: str) -> str | None:
-    """The program's output when the failure text shows it (captured stdout, ``stdout:``)."""
-    lines = message_lines(message)
-    parts: list[str] = []
-    inside = False
-    for ln in lines:
-        if CAPTURED.match(ln):
-            inside = True
-            continue
-        if inside and SECTION.match(ln):
-            inside = False
-        m = STDOUT_LINE.match(ln)
-        if m:
-            value = m.group("v").strip()
-            value = strip_quotes(value) if value[:1] in "'\"" else value
-            parts.append(value.replace("\\n", "\n").replace("\\t", "\t"))
-        elif inside:
-            parts.append(ln)
-    return "\n".join(parts) if parts else None
+    @property
+    def towards_specification(self) -> bool:
+        """True when something here points towards specification (see :attr:`causes`)."""
+        return bool(self.causes)
 
 
-def output_keys(output: str) -> list[str]:
-    """Keys printed as ``key=value`` in an output."""
-    keys: list[str] = []
-    for line in output.splitlines():
-        for token in line.split():
-            pairs = kv_pairs(token) if "=" in token else None
-            for k, _ in pairs or ():
-                if k not in keys:
-                    keys.append(k)
-    return keys
-
-
-def from_source(found: Found, path: str) -> Demand:
-    """A demand read from grader source."""
-    kind = DemandKind(found.kind)
-    bound = found.input_text or (kind is DemandKind.LITERAL and has_digit(found.value))
-    origin = f"source:{path.rsplit('/', 1)[-1]}:{found.line}"
-    return Demand(kind, found.value, (origin,), found.context, bound=bound)
-
-
-def merge(demands: list[Demand]) -> list[Demand]:
-    """One demand per (kind, value): origins joined (at most :data:`MAX_ORIGINS`), input-bound
-    when any reading says so."""
-    merged: dict[tuple[DemandKind, str, bool], Demand] = {}
-    origins: dict[tuple[DemandKind, str, bool], list[str]] = {}
-    for d in demands:
-        key = (d.kind, d.value, is_form(d))
-        old = merged.get(key)
-        if old is None:
-            merged[key] = d
-            origins[key] = list(d.origins)
-            continue
-        seen = origins[key]
-        for o in d.origins:
-            if len(seen) < MAX_ORIGINS and o not in seen:
-                seen.append(o)
-        if (d.bound and not old.bound) or (d.note and not old.note) or (d.alternatives and not old.alternatives):
-            merged[key] = replace(old, bound=old.bound or d.bound, note=old.note or d.note, alternatives=old.alternatives or d.alternatives)
-    return [replace(d, origins=tuple(origins[k])) for k, d in merged.items()]
-
-
-def is_form(d: Demand) -> bool:
-    """A demand on the form of a value (its precision), judged apart from the value itself."""
-    return d.note.startswith("rounded to")
-
-
-def lookup(index: BriefIndex | None, d: Demand, cwd: str = "") -> Where:
-    """Where the brief states a demand (unstated without a brief)."""
-    if index is None:
-        return UNSTATED
-    if is_form(d):
-        return index.rounding()
-    if d.kind is DemandKind.SEPARATOR:
-        return index.separator(d.value)
-    if d.kind is DemandKind.FILE:
-        if d.note == "Go files in this folder":
-            hit = index.verbatim(d.value)
-            if hit:
-                return hit
-            for i, ln in enumerate(index.lines):
-                if ROOT_WORDS.search(ln) and not cwd:
-                    return index.at(i, Stated.NEAR)
-            return index.file(cwd) if cwd else UNSTATED
-        return index.file(d.value)
-    if d.kind is DemandKind.LITERAL and not d.value.strip():
-        return index.empty() if not d.value else index.separator(" ")
-    best = UNSTATED
-    for value in (d.value, *d.alternatives):
-        hit = index.find(value)
-        if hit.stated is Stated.VERBATIM:
-            return hit
-        if hit.stated is Stated.NEAR and best.stated is Stated.UNSTATED:
-            best = hit
-    return best
-
-
-def precision_demands(nms: tuple[NearMiss, ...]) -> list[Demand]:
-    """A rounding demand for each near-miss that differs only in precision."""
-    out = []
-    for nm in nms:
-        for note in nm.notations:
-            if note.startswith("precision:"):
-                places = note.rsplit(" ", 1)[-1]
-                out.append(Demand(DemandKind.LITERAL, strip_quotes(nm.expected), ("message",), nm.line or nm.describe(), note=f"rounded to {places} decimal places"))
-    return out
-
-
-def candidate_pairs(message: str, check_key: str, sources: list[Source], hints: tuple[str, ...]) -> list[Pair]:
+def candidate_pairs(message: str, sources: list[Source], hints: tuple[str, ...]) -> list[Pair]:
     """For ``test <i>: wrong answer X``: the expected value from the runner's case table."""
     first = message_lines(message)[:1]
     m = CANDIDATE_WRONG.match(first[0].strip()) if first else None
@@ -204,23 +150,43 @@ def candidate_pairs(message: str, check_key: str, sources: list[Source], hints: 
     return []
 
 
-def key_hints(demands: list[Demand], output: str | None, explained: bool) -> tuple[list[Demand], list[str]]:
-    """Mark key demands met or not by the output; when no expected/actual pair explains the
-    failure (``explained`` False), hint at printed keys the check never reads."""
-    if output is None:
-        return demands, []
-    printed = output_keys(output)
-    read = {d.value for d in demands if d.kind is DemandKind.KEY}
-    marked, hints = [], []
-    for d in demands:
-        if d.kind is DemandKind.KEY:
-            met = bool(re.search(r"(?<![\w])" + re.escape(d.value) + r"\s*[=:]", output))
-            d = replace(d, met=met)
-            unread = [k for k in printed if k not in read]
-            if not met and unread and not explained:
-                hints.append(f"the check reads key {d.value!r}, absent from the output; the output prints {', '.join(repr(k) for k in unread)}, which the check never reads")
-        marked.append(d)
-    return marked, hints
+def precision_demands(nms: tuple[NearMiss, ...]) -> list[Demand]:
+    """A rounding demand for each near miss that differs only in precision."""
+    out = []
+    for nm in nms:
+        for note in nm.notations:
+            if note.startswith("precision:"):
+                places = note.rsplit(" ", 1)[-1]
+                out.append(Demand(DemandKind.LITERAL, strip_quotes(nm.expected), ("message",), nm.line or nm.describe(), note=f"rounded to {places} decimal places"))
+    return out
+
+
+def key_expected(pairs: list[Pair], keys: list[Demand]) -> str:
+    """The value the check expected under its only key, when the program's was missing."""
+    if len(keys) != 1:
+        return ""
+    missing = [p for p in pairs if p.relation == "equal" and strip_quotes(p.actual) in MISSING_VALUES and canon(p.expected).pairs is None]
+    if len(missing) != 1:
+        return ""
+    want = strip_quotes(missing[0].expected) if not missing[0].cut else missing[0].expected.strip().lstrip("'\"")
+    return want
+
+
+def output_near_misses(check: str, demands: list[Demand], pairs: list[Pair], output: ProgramOutput,
+                       sources: tuple[Source, ...], index: BriefIndex | None) -> list[NearMiss]:
+    """Near misses of the keys the check reads, from the program's printed output."""
+    if not output.known:
+        return []
+    keys = [d for d in demands if d.kind is DemandKind.KEY]
+    read = {d.value for d in keys}
+    stated = {k for k in output.printed_keys() if index is not None and index.names_key(k)}
+    printed = output.pairs()
+    expected = key_expected(pairs, keys)
+    texts = [s.text for s in sources]
+    out: list[NearMiss] = []
+    for d in keys[:20]:
+        out.extend(key_near_misses(check, d.value, key_use(texts, d.value), printed, read, expected, stated - {d.value}, output.line_values(d.value)))
+    return out
 
 
 def analyse(
@@ -229,31 +195,100 @@ def analyse(
     message: str,
     brief: str | None,
     sources: tuple[Source, ...] | list[Source] = (),
-    ctx: Context = Context(),
+    ctx: Context | None = None,
     cwd: str = "",
     command_words: tuple[str, ...] = (),
+    code: tuple[CodeFile, ...] = (),
+    bound: frozenset[str] = frozenset(),
+    check: str = "",
+    cancel: Cancel | None = None,
+    everywhere: bool = False,
 ) -> Evidence:
-    """The evidence of one failure from its texts (pure; brief None when unreadable)."""
-    pairs = list(pairs_from_message(message))
-    pairs.extend(candidate_pairs(message, check_key, list(sources), command_words))
-    nms = near_misses(pairs)
-    found = message_demands(message, ctx) + pair_demands(pairs) + precision_demands(nms)
+    """The evidence of one failure from its texts (pure; brief None when unreadable).
+
+    ``code``: the graded attempt's files; ``bound``: values the grader's tables (or its other
+    checks) bind to inputs; ``check``: the check id for the near misses; ``everywhere``: every
+    check of this grader fails for this program."""
+    ctx = ctx or Context()
+    notes: list[str] = []
+    pairs = list(pairs_from_message(message, cancel, notes))
+    pairs.extend(candidate_pairs(message, list(sources), command_words))
+    nms = list(near_misses(pairs))
+    found = message_demands(message, ctx, cancel) + pair_demands(pairs) + precision_demands(tuple(nms))
+    poll(cancel)
     file_hint, _ = check_function(check_key)
     chosen = [s for s in sources if file_hint and s.path.rsplit("/", 1)[-1] == file_hint] or list(sources)
     for src in chosen:
-        found.extend(from_source(f, src.path) for f in source_demands(src.text, src.path, check_key))
-    demands, hints = key_hints(merge(found), output_shown(message), bool(pairs))
+        found.extend(from_source(f, src.path, bound) for f in source_demands(src.text, src.path, check_key))
+    merged = merge(found)
+    if len(merged) > MAX_DEMANDS:
+        notes.append(f"{len(merged) - MAX_DEMANDS} more demands were read than the strip shows")
+        merged = merged[:MAX_DEMANDS]
+    merged = [replace(d, bound=True) if d.kind is DemandKind.LITERAL and d.value in bound else d for d in merged]
+    output = program_output(message, cancel)
     index = brief_index(brief) if brief is not None else None
     judged = []
-    for d in demands:
+    for d in merged:
+        poll(cancel)
         where = lookup(index, d, cwd)
-        judged.append(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text))
-    judged.sort(key=lambda d: (not d.unstated, d.bound, KIND_ORDER[d.kind]))
-    return Evidence(failure_id, tuple(judged), nms, tuple(pairs), tuple(hints), brief is None)
+        judged.append(met_by(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text), output, code))
+    judged.sort(key=lambda d: (not d.evidence, not d.unstated, d.bound, KIND_ORDER[d.kind]))
+    keys = [d.value for d in judged if d.kind is DemandKind.KEY]
+    nms += output_near_misses(check, judged, pairs, output, tuple(sources), index)
+    directed_nms = tuple(directed(nm, index, judged, check, keys[0] if len(keys) == 1 else "") for nm in nms)
+    crash = find_crash(message, output, ctx.model_files, cancel)
+    hints: list[Hint] = []
+    if crash is not None:
+        hidden = tuple(k for k in keys if output.known and not output.has_key(k))
+        crash = replace(crash, hides=hidden)
+        crash = replace(crash, everywhere=everywhere)
+        hints.append(Hint("crash", crash.describe(), towards=crash.towards))
+    hints += unread_hints(judged, output, directed_nms)
+    return Evidence(failure_id, check, tuple(judged), directed_nms, tuple(pairs), tuple(hints), crash,
+                    output_shown=output.known, brief_missing=brief is None, errors=tuple(notes))
 
 
-def evidence_for(store: SessionStore, run: Run, failure: Failure) -> Evidence:
-    """The evidence of a failure, reading the brief, grader source and file names via the store."""
+def unread_hints(demands: list[Demand], output: ProgramOutput, nms: tuple[NearMiss, ...]) -> list[Hint]:
+    """A plain fact when a key the check reads is missing and no near miss explains it."""
+    if nms or not output.known:
+        return []
+    read = {d.value for d in demands if d.kind is DemandKind.KEY}
+    unread = [k for k in output.printed_keys() if k not in read]
+    out = []
+    for d in demands:
+        if d.kind is DemandKind.KEY and d.met is False and unread:
+            names = ", ".join(repr(k) for k in unread[:6])
+            out.append(Hint("unread-keys", f"the check reads {d.value!r}, which the output does not print; it prints {names}, none of them the kind of value the check reads"))
+    return out
+
+
+@lru_cache(maxsize=64)
+def pooled_bound(messages: tuple[str, ...]) -> frozenset[str]:
+    """Expected values of a grader's failing checks in one run, when together they form a table
+    (:data:`TABLE_VALUES` or more distinct plain values): bound in every check alike."""
+    values: set[str] = set()
+    for message in messages[:MAX_POOLED]:
+        for p in pairs_from_message("\n".join(message.splitlines()[:200])):
+            if p.relation == "equal" and canon(p.expected).pairs is None:
+                values.add(strip_quotes(p.expected))
+    return frozenset(values) if len(values) >= TABLE_VALUES else frozenset()
+
+
+def code_files(store: SessionStore, run: Run, attempt_number: int) -> tuple[CodeFile, ...]:
+    """The graded attempt's files, read through the store (unreadable ones skipped)."""
+    attempt = run.attempt(attempt_number)
+    out = []
+    for f in (attempt.files if attempt else ())[:MAX_CODE_FILES]:
+        blob = store.text(f.ref)
+        if not blob.error:
+            out.append(CodeFile(f.path, blob.text))
+    return tuple(out)
+
+
+def evidence_for(store: SessionStore, run: Run, failure: Failure, cancel: Cancel | None = None, with_across: bool = False) -> Evidence:
+    """The evidence of a failure, reading the brief, grader source, graded code and the other
+    checks of the grader via the store; with ``with_across`` also the same check across
+    models (it reads every run of the task, so the strip leaves it to its own view). Raises :class:`~reviewer.analysis.scan.Cancelled` when ``cancel`` says stop."""
     errors = []
     blob = store.brief(run)
     brief = None if blob.error else blob.text
@@ -261,7 +296,8 @@ def evidence_for(store: SessionStore, run: Run, failure: Failure) -> Evidence:
         errors.append(f"brief: {blob.error}")
     grader = run.grader(failure.grader)
     sources: list[Source] = []
-    model_files: set[str] = set()
+    code: tuple[CodeFile, ...] = ()
+    saved: list[str] = []
     cwd, words = "", ()
     if grader is not None:
         cwd = grader.cwd
@@ -272,45 +308,29 @@ def evidence_for(store: SessionStore, run: Run, failure: Failure) -> Evidence:
                 errors.append(f"{ref}: {src.error}")
             else:
                 sources.append(Source(ref, src.text))
+        code = code_files(store, run, grader.attempt)
         attempt = run.attempt(grader.attempt)
-        model_files = {f.path.rsplit("/", 1)[-1] for f in (attempt.files if attempt else ())}
-    ctx = Context(frozenset(s.path.rsplit("/", 1)[-1] for s in sources), frozenset(model_files))
-    ev = analyse(failure.id, failure.check.key, failure.check.message, brief, sources, ctx, cwd, words)
-    return replace(ev, errors=tuple(errors))
+        saved = sorted({f.path.rsplit("/", 1)[0] if "/" in f.path else "." for f in (attempt.files if attempt else ()) if f.outside_expected})
+    poll(cancel)
+    bound: set[str] = set()
+    for s in sources:
+        bound |= bound_literals(s.text, s.path)
+    own = [c for gc in store.grader_checks(run) if gc.grader == failure.grader for c in gc.checks]
+    siblings = tuple(c.message for c in own if c.failing)
+    bound |= pooled_bound(siblings)
+    ctx = Context(frozenset(s.path.rsplit("/", 1)[-1] for s in sources), frozenset(f.path.rsplit("/", 1)[-1] for f in code))
+    ev = analyse(failure.id, failure.check.key, failure.check.message, brief, sources, ctx, cwd, words,
+                 code=code, bound=frozenset(bound), check=failure.check_id, cancel=cancel,
+                 everywhere=all(c.failing for c in own))
+    hints = list(ev.hints)
+    if saved and cwd not in saved:
+        where = cwd or "the top of the workspace"
+        hints.append(Hint("saved-elsewhere", f"the graded files were saved under {', '.join(saved)}/, the grader ran in {where}: decidable by grading them where they were saved"))
+    ev = replace(ev, hints=tuple(hints), saved_elsewhere=tuple(saved) if saved and cwd not in saved else (), errors=tuple(errors) + ev.errors)
+    if with_across:
+        from reviewer.analysis.across import across
 
-
-MARK = {Stated.VERBATIM: "✓", Stated.NEAR: "≈", Stated.UNSTATED: "✗"}
-
-
-def render_evidence(ev: Evidence, width: int = 100) -> str:
-    """The evidence as plain text (sanitised; for ``show`` and a Static via Text)."""
-    lines = []
-    n_stated = sum(1 for d in ev.demands if d.stated is not Stated.UNSTATED)
-    lines.append(f"Demands of the check: {len(ev.demands)} found, {n_stated} stated in the brief, {len(ev.unstated)} unstated")
-    if ev.brief_missing:
-        lines.append("  (the brief could not be read: nothing counts as stated)")
-    for d in ev.demands:
-        mark = "·" if d.bound else MARK[d.stated]
-        if d.bound:
-            where = "input-bound value (its form is what a brief states)"
-        elif d.stated is Stated.UNSTATED:
-            where = "not stated in the brief"
-        else:
-            where = f"{d.stated.value}, brief line {d.brief_line}"
-        extra = f" ({d.note})" if d.note else ""
-        met = "" if d.met is None else " · printed" if d.met else " · not in the output"
-        value = d.shown()
-        if d.alternatives:
-            value += " or " + " or ".join(repr(a) for a in d.alternatives)
-        lines.append(f"  {mark} {d.kind.value:<9} {value[:60]}{extra}  — {where}{met}")
-    if ev.near_misses:
-        lines.append("Near-miss (notation only; a hint, not a verdict):")
-        for nm in ev.near_misses:
-            lines.append(f"  expected {nm.expected[:80]}")
-            lines.append(f"  actual   {nm.actual[:80]}")
-            lines.append(f"  differ in: {', '.join(nm.notations)}")
-    for h in ev.hints:
-        lines.append(f"Hint: {h}")
-    for e in ev.errors:
-        lines.append(f"Not read: {e}")
-    return "\n".join(plain(ln)[: max(width, 40) * 2] for ln in lines) + "\n"
+        ev = replace(ev, across=across(store, run, failure, ev, cancel))
+        if ev.across is not None and ev.across.hint:
+            ev = replace(ev, hints=ev.hints + (Hint("across", ev.across.hint, towards=ev.across.towards and bool(ev.near_misses)),))
+    return ev

@@ -10,6 +10,11 @@ Staleness costs one :func:`~reviewer.store.evidence.evidence_hash` per labelled 
 the brief, the graded attempt's files and the grader output, through the store's cache): on the
 example corpus this is milliseconds, and it grows with the number of *labelled* failures only,
 so statistics and scores always check it (``check_stale=False`` skips it for a quick look).
+
+Whose labels count (:func:`collect`'s ``only``): by default the final verdicts of every reviewer;
+with ``only="alice"`` alice's own decided labels and nothing of anyone else's (blind mode:
+``reviewer stats`` and ``reviewer report`` without ``--final``). ``count_passes`` also counts each
+run's passing checks, for pass rates (it parses every grader output, so it is asked for).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from reviewer.model import Failure, Run
+from reviewer.model.check import CheckStatus
 from reviewer.model.label import Label, Verdict
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.final import final_verdicts
@@ -39,6 +45,8 @@ class FailureFact:
         verdict: the final verdict, None when unlabelled, deferred only, stale or disputed.
         stale: a final label exists but its evidence changed.
         disputed: reviewers disagree and nobody adjudicated.
+        check_name: the check's display name.
+        label: the label that gave the verdict (its note and tags), None without a verdict.
     """
 
     id: str
@@ -49,6 +57,8 @@ class FailureFact:
     verdict: Verdict | None = None
     stale: bool = False
     disputed: bool = False
+    check_name: str = field(repr=False, default="")
+    label: Label | None = field(repr=False, compare=False, default=None)
 
     @property
     def run_key(self) -> str:
@@ -67,6 +77,22 @@ class ReviewerProgress:
 
 
 @dataclass(frozen=True, slots=True)
+class RunChecks:
+    """One run's checks for pass rates: how many ran (passed or failed; skipped ones left out)."""
+
+    run_key: str
+    task: str
+    model: str
+    passed: int
+    failing: int
+
+    @property
+    def ran(self) -> int:
+        """Checks that ran: passed plus failing."""
+        return self.passed + self.failing
+
+
+@dataclass(frozen=True, slots=True)
 class Facts:
     """Everything statistics, scores and clusters need, gathered once.
 
@@ -75,12 +101,16 @@ class Facts:
         task_models: for each task, the models that ran it (passing runs included).
         reviewers: each reviewer's progress.
         errors: label files that could not be read.
+        only: the one reviewer whose labels were used, None for everyone's final verdicts.
+        runs: every run's checks, when collected with ``count_passes`` (else None).
     """
 
     failures: tuple[FailureFact, ...]
     task_models: dict[str, tuple[str, ...]]
     reviewers: tuple[ReviewerProgress, ...] = ()
     errors: tuple[str, ...] = ()
+    only: str | None = None
+    runs: tuple[RunChecks, ...] | None = None
 
     @property
     def left_out(self) -> int:
@@ -109,41 +139,71 @@ class StaleCheck:
         return label.evidence != self.cache[failure.id]
 
 
-def collect(store: SessionStore, check_stale: bool = True) -> Facts:
-    """Gather the failures, final verdicts and reviewer progress of a scanned store."""
+def collect(store: SessionStore, check_stale: bool = True, only: str | None = None, count_passes: bool = False) -> Facts:
+    """Gather the failures, verdicts and reviewer progress of a scanned store.
+
+    ``only``: use this reviewer's own decided labels instead of everyone's final verdicts.
+    ``count_passes``: also count every run's passing checks (:attr:`Facts.runs`).
+    """
     sessions = sorted(store.corpus.sessions)
-    finals = final_verdicts(store.root, sessions)
-    disputed = set(finals.disagreements)
+    if only is None:
+        finals = final_verdicts(store.root, sessions)
+        chosen, disputed = finals.labels, set(finals.disagreements)
+    else:
+        chosen, disputed = own_labels(store, sessions, only), set()
     stale = StaleCheck(store, check_stale)
     task_models: dict[str, list[str]] = {}
     facts: list[FailureFact] = []
+    runs: list[RunChecks] = []
     current: dict[FailureKey, tuple[Run, Failure]] = {}
     for run in store.runs:
         models = task_models.setdefault(run.task, [])
         if run.model not in models:
             models.append(run.model)
-        for failure in store.failures(run):
+        failures = store.failures(run)
+        for failure in failures:
             key = (run.session, run.id, failure.check_id)
             current[key] = (run, failure)
-            lab = finals.labels.get(key)
+            lab = chosen.get(key)
             is_stale = lab is not None and stale.is_stale(lab, run, failure)
             verdict = lab.verdict if lab is not None and lab.verdict.decided and not is_stale else None
-            facts.append(
-                FailureFact(failure.id, key, run.task, run.model, failure.check.message, verdict, is_stale, key in disputed and lab is None)
-            )
-    reviewers, errors = progress(store, sessions, current, stale)
-    return Facts(tuple(facts), {t: tuple(sorted(m)) for t, m in task_models.items()}, reviewers, errors)
+            facts.append(FailureFact(
+                failure.id, key, run.task, run.model, failure.check.message, verdict, is_stale,
+                key in disputed and lab is None, failure.check.name, lab if verdict is not None else None,
+            ))
+        if count_passes:
+            passed = sum(1 for gc in store.grader_checks(run) for c in gc.checks if c.status is CheckStatus.PASS)
+            runs.append(RunChecks(run.key, run.task, run.model, passed, len(failures)))
+    reviewers, errors = progress(store, sessions, current, stale, only)
+    return Facts(tuple(facts), {t: tuple(sorted(m)) for t, m in task_models.items()}, reviewers, errors, only,
+                 tuple(runs) if count_passes else None)
+
+
+def own_labels(store: SessionStore, sessions: list[str], reviewer: str) -> dict[FailureKey, Label]:
+    """One reviewer's decided labels by failure (the latest where several files hold one)."""
+    out: dict[FailureKey, Label] = {}
+    for f in read_all_labels(store.root, sessions):
+        if f.error or f.reviewer != reviewer:
+            continue
+        for lab in f.labels:
+            seen = out.get(lab.key)
+            if lab.verdict.decided and (seen is None or lab.labelled_at >= seen.labelled_at):
+                out[lab.key] = lab
+    return out
 
 
 def progress(
-    store: SessionStore, sessions: list[str], current: dict[FailureKey, tuple[Run, Failure]], stale: StaleCheck
+    store: SessionStore, sessions: list[str], current: dict[FailureKey, tuple[Run, Failure]], stale: StaleCheck,
+    only: str | None = None,
 ) -> tuple[tuple[ReviewerProgress, ...], tuple[str, ...]]:
-    """Per reviewer: labels on current failures that are decided, deferred, or stale."""
+    """Per reviewer (or only ``only``): labels on current failures that are decided, deferred, or stale."""
     counts: dict[str, Counter[str]] = {}
     errors = []
     for f in read_all_labels(store.root, sessions):
         if f.error:
             errors.append(f"{f.path.name}: {f.error}")
+            continue
+        if only is not None and f.reviewer != only:
             continue
         c = counts.setdefault(f.reviewer, Counter())
         for lab in f.labels:

@@ -11,11 +11,11 @@ from functools import lru_cache
 
 from reviewer.analysis.found import Found, source_line
 
-FUNC = re.compile(r"(?m)^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\(")
+FUNC = re.compile(r"(?m)^func[ \t]+(?:\([^)\n]{0,300}\)[ \t]*)?([A-Za-z_]\w{0,100})[ \t]*(?:\[[^\]\n]{0,300}\])?\(")
 DECL = re.compile(r"(?m)^\s*(?:type|var|const)\s+([A-Za-z_]\w*)")
-SHORT = re.compile(r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*:=")
-PARAMS = re.compile(r"func\s*(?:\([^)]*\)\s*)?\w*\s*\(([^)]*)\)")
-STRING = r'"(?:[^"\\\n]|\\.){0,500}"|`[^`]{0,500}`'
+SHORT_NAMES = re.compile(r"[A-Za-z_]\w{0,100}(?:[ \t]{0,8},[ \t]{0,8}[A-Za-z_]\w{0,100}){0,16}[ \t]{0,8}$")
+PARAMS = re.compile(r"func[ \t]{0,8}(?:\([^)\n]{0,300}\)[ \t]{0,8})?\w{0,100}[ \t]{0,8}\(([^)]{0,2000})\)")
+STRING = r'(?<!\\)"[^"\\\n]{0,500}(?:\\.[^"\\\n]{0,500}){0,100}"|`[^`]{0,500}`'
 COMPARE = re.compile(rf"(?:==|!=)\s*({STRING})|({STRING})\s*(?:==|!=)")
 KEY_INDEX = re.compile(rf"\[\s*({STRING})\s*\]")
 KEY_CALL = re.compile(rf"\.(?:Get|Lookup|Value|get)\(\s*({STRING})")
@@ -135,11 +135,25 @@ class PatternReader:
                 self.add("file", value, start + m.start())
 
 
+def short_names(masked: str) -> set[str]:
+    """Names declared with ``a, b :=``: read backwards from each ``:=`` within its line (linear:
+    each look-back is bounded)."""
+    out: set[str] = set()
+    i = masked.find(":=")
+    while i >= 0:
+        line_start = masked.rfind("\n", max(0, i - 400), i) + 1
+        window = masked[max(line_start, i - 400) : i]
+        m = SHORT_NAMES.search(window[-400:])
+        if m:
+            out.update(x.strip() for x in m.group(0).split(",") if x.strip())
+        i = masked.find(":=", i + 2)
+    return out
+
+
 def defined_names(masked: str, funcs: dict[str, tuple[int, int]]) -> set[str]:
     """Names the file itself declares (functions, types, variables, parameters)."""
     names = set(funcs) | set(DECL.findall(masked))
-    for m in SHORT.finditer(masked):
-        names.update(x.strip() for x in m.group(1).split(","))
+    names.update(short_names(masked))
     for m in PARAMS.finditer(masked):
         for param in m.group(1).split(","):
             bits = param.split()

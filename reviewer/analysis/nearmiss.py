@@ -24,6 +24,7 @@ from reviewer.analysis.notation import (
     strip_quotes,
 )
 from reviewer.analysis.pairs import Pair, pairs_from_message
+from reviewer.analysis.scan import quoted_values
 
 MAX_TOKENS = 200
 MAX_PROSE = 20_000
@@ -42,16 +43,45 @@ class NearMiss:
         notations: how they differ (``case``, ``vocabulary: true for yes``, ``key renamed:
             trail for path`` ...), in a stable order.
         line: the failure-text line the pair came from.
+        kind: the main difference: ``renamed-key``, ``vocabulary``, ``separator``, ``shape``,
+            ``case``, ``precision``, ``quoting``, ``number format``, ``field order``.
+        check: the check id (``grader:key``) it was read for ("" when not known).
+        wanted_key: the key the check reads ("" when the value is not under a key).
+        wanted: what the check wants: the expected value, the separator it splits on
+            (``separator``), or the kind of value it reads (``shape``); "" when unknown.
+        found_key: the key the output holds it under ("" when not under a key).
+        found: what the output holds instead: the printed value, or the separator it used.
+        towards: the notation the check demanded is one the brief does not state, so the miss
+            is evidence towards specification; False when the brief states it (the program
+            ignored the brief).
+        why: where the brief states it, when it does (``brief line 11``).
     """
 
     expected: str
     actual: str
     notations: tuple[str, ...]
     line: str = ""
+    kind: str = ""
+    check: str = ""
+    wanted_key: str = ""
+    wanted: str = ""
+    found_key: str = ""
+    found: str = ""
+    towards: bool = True
+    why: str = ""
 
     def describe(self) -> str:
         """One line: ``expected 'yes' | actual 'true' | vocabulary: true for yes``."""
         return f"expected {self.expected} | actual {self.actual} | {', '.join(self.notations)}"
+
+
+def kind_of(notations: tuple[str, ...]) -> str:
+    """The main difference among a near-miss's notations."""
+    order = ("key renamed", "vocabulary", "separator", "whitespace", "precision", "case", "key case", "quoting", "number format", "field order")
+    for name in order:
+        if any(n.startswith(name) for n in notations):
+            return {"key renamed": "renamed-key", "whitespace": "separator", "key case": "case"}.get(name, name)
+    return notations[0].split(":", 1)[0] if notations else ""
 
 
 def token_match(e: Token, a: Token, e_raw: str, a_raw: str) -> list[str] | None:
@@ -94,8 +124,36 @@ def layout_notes(e_raw: str, a_raw: str) -> list[str]:
     return notes
 
 
+def quoted_items(value: str) -> list[str] | None:
+    """The items of a bracketed sequence of quoted strings (``('4,', '4')``), else None."""
+    v = value.strip()
+    if len(v) < 2 or v[0] not in "([{" or v[-1] != ")]}"["([{".index(v[0])]:
+        return None
+    items = quoted_values(v[1:-1])
+    rest = v[1:-1]
+    for item in items:
+        rest = rest.replace(item, "", 1)
+    return items if items and not rest.strip(" ,;") else None
+
+
+def match_items(e_items: list[str], a_items: list[str]) -> list[str] | None:
+    """Notation differences between two sequences of quoted items, item by item."""
+    notes: list[str] = []
+    for e, a in zip(e_items, a_items):
+        if strip_quotes(e) == strip_quotes(a):
+            continue
+        found = match_sequence(e, a)
+        if found is None:
+            return None
+        notes.extend(n for n in found if n not in notes)
+    return notes
+
+
 def match_sequence(e_raw: str, a_raw: str) -> list[str] | None:
     """Notation differences between two plain (not key=value) values, or None."""
+    e_items, a_items = quoted_items(e_raw), quoted_items(a_raw)
+    if e_items is not None and a_items is not None and len(e_items) == len(a_items) > 1:
+        return match_items(e_items, a_items)
     e_tok, a_tok = split_tokens(strip_quotes(e_raw)), split_tokens(strip_quotes(a_raw))
     if len(e_tok) != len(a_tok) or not e_tok or len(e_tok) > MAX_PROSE:
         return None
@@ -199,7 +257,7 @@ def near_miss(expected: str, actual: str, relation: str = "equal", line: str = "
         words = prose_tokens(strip_quotes(a))
         n = len(prose_tokens(strip_quotes(e)))
         notes = match_sequence(e, " ".join(words[:n])) if n and len(words) >= n else None
-        return NearMiss(e, a, tuple(notes), line) if notes else None
+        return NearMiss(e, a, tuple(notes), line, kind=kind_of(tuple(notes)), wanted=strip_quotes(e), found=strip_quotes(a)) if notes else None
     if relation == "contains":
         ce = canon(e)
         if ce.pairs is not None:
@@ -219,7 +277,7 @@ def near_miss(expected: str, actual: str, relation: str = "equal", line: str = "
             notes = None
     if not notes:
         return None
-    return NearMiss(e, a, tuple(notes), line)
+    return NearMiss(e, a, tuple(notes), line, kind=kind_of(tuple(notes)), wanted=strip_quotes(e), found=strip_quotes(a))
 
 
 def near_misses(pairs: tuple[Pair, ...] | list[Pair]) -> tuple[NearMiss, ...]:
@@ -227,6 +285,8 @@ def near_misses(pairs: tuple[Pair, ...] | list[Pair]) -> tuple[NearMiss, ...]:
     out = []
     seen: set[tuple[str, str]] = set()
     for p in pairs:
+        if p.cut:
+            continue
         nm = near_miss(p.expected, p.actual, p.relation, p.line)
         key = (strip_quotes(p.expected), strip_quotes(p.actual))
         if nm is not None and key not in seen:

@@ -18,10 +18,10 @@ NULL_WORDS = frozenset({"none", "null", "nil"})
 QUOTES = "\"'`"
 MAX_VALUE = 20_000
 
-NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 KV_KEY = re.compile(r"""(?:^|(?<=[\s,;{(\[]))["']?([A-Za-z_][\w.-]{0,63})["']?\s*[=:](?![=:/])\s*""")
 WRAPPED = re.compile(r"^(?:map|[A-Za-z_][\w.]*)?[\[{(](.*)[\]})]$", re.DOTALL)
-ARROW = re.compile(r"\s*(?:->|=>|→)\s*")
+ARROWS = ("->", "=>", "→")
 WORD_DASH = re.compile(r"(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])")
 SEPARATORS = re.compile(r"[,;|]")
 BRACKETS = re.compile(r"[\[\](){}]")
@@ -121,7 +121,10 @@ def scalar(raw: str) -> Token:
 
 def split_tokens(value: str) -> list[str]:
     """Split a value on every list notation: separators, arrows, word dashes, brackets, spaces."""
-    v = ARROW.sub(" ", value)
+    v = value
+    for arrow in ARROWS:
+        if arrow in v:
+            v = v.replace(arrow, " ")
     v = WORD_DASH.sub(" ", v)
     v = SEPARATORS.sub(" ", v)
     v = BRACKETS.sub(" ", v)

@@ -18,41 +18,39 @@ line) holds a literal only on the left.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from reviewer.analysis.scan import (
+    Cancel,
+    assertion,
+    expected_got,
+    got_want,
+    is_quoted,
+    junit,
+    labelled,
+    poll,
+    quoted_values,
+    tokens,
+)
 from reviewer.model.sanitize import strip_sgr
 
 MAX_LINE = 4_000
 MAX_LINES = 3_000
 
-QUOTED = r"""(?:"(?:[^"\\]|\\.){0,2000}"|'(?:[^'\\]|\\.){0,2000}'|`[^`]{0,2000}`)"""
-GROUP = r"(?:\{[^{}\n]{0,2000}\}|\[[^\[\]\n]{0,2000}\]|map\[[^\[\]\n]{0,2000}\])"
-VALUE = rf"(?:{QUOTED}|{GROUP}|[^,;]{{1,2000}}?)"
 PREFIX = re.compile(r"^\s*(?:E\s+)?(?:[\w./-]+\.\w+:\d+:(?:\d+:)?\s*)?")
-
-GOT_WANT = re.compile(
-    rf"^(?P<call>.*?)(?:\s=|\breturned|\breturns|\bgave|\bgot:?)\s+(?P<got>{VALUE}),?;?\s+"
-    rf"(?:want(?:ed)?|expected|expect|should be|wants?):?\s+(?P<want>{QUOTED}|.+?)\s*$",
-    re.IGNORECASE,
-)
-EXPECTED_GOT = re.compile(
-    rf"\bexpected:?\s+(?P<want>{VALUE}),?;?\s+(?:but\s+)?(?:got|found|was|received|actual(?:ly)?|is):?\s+(?P<got>{QUOTED}|.+?)\s*$",
-    re.IGNORECASE,
-)
-JUNIT = re.compile(r"expected:\s*<(?P<want>.{0,2000}?)>\s*but was:\s*<(?P<got>.{0,2000}?)>")
-ASSERT = re.compile(rf"^(?:AssertionError:\s*)?assert\s+(?P<l>{QUOTED}|.+?)\s+(?P<op>==|!=|in|not in)\s+(?P<r>{QUOTED}|.+?)\s*$")
-UNEQUAL = re.compile(rf"^(?:AssertionError:\s*)?(?P<l>{QUOTED})\s+!=\s+(?P<r>{QUOTED})\s*$")
-EXPECTED_LINE = re.compile(r"^\s*(?:expected|want(?:ed)?|exp)\s*:\s*(?P<v>.+?)\s*$", re.IGNORECASE)
-ACTUAL_LINE = re.compile(r"^\s*(?:actual|got|received|but was|act)\s*:\s*(?P<v>.+?)\s*$", re.IGNORECASE)
 SOURCE_LINE = re.compile(r"^>\s+(?P<code>.+)$")
-LITERAL_AT_END = re.compile(rf"(?:==|!=)\s*{QUOTED}\s*(?:,.*)?$")
-LITERAL_AT_START = re.compile(rf"assert\s+{QUOTED}\s*(?:==|!=)")
 GOLDEN_CONTAINS = re.compile(r"^(?:the answer|a shown citation) must contain (?:one of )?(?P<alts>.+)$")
 GOLDEN_LEAD = re.compile(r"^the answer must lead with (?P<alts>.+)$")
-ALT = re.compile(QUOTED)
 WANT_WORD = re.compile(r"want|expect|should be")
+WANT_TOKEN = re.compile(r"(?:^|\s)(?:want(?:ed|s)?|expected|expect|should\s+be):?(?=\s)", re.IGNORECASE)
+EXPECTED_TOKEN = re.compile(r"(?:^|\s)expected:?\s", re.IGNORECASE)
+GOT_TOKEN = re.compile(r"(?:^|\s)(?:=|returned|returns|gave|got:?)\s", re.IGNORECASE)
 EMPTY_WORDS = re.compile(r"^(?:the |an? )?empty (?:string|text|result|output)\.?$", re.IGNORECASE)
+EXPECTED_LABELS = ("expected", "wanted", "want", "exp")
+ACTUAL_LABELS = ("actual", "got", "received", "but was", "act")
 MAX_PAIR_LINE = 1_000
+READ_BUDGET = 200_000
+"""Characters of failure text read for pairs (about 500 lines of 400 characters)."""
 UNIFIED_HEADER = re.compile(r"^(?:@@ .* @@|--- \S|\+\+\+ \S)")
 UNIFIED_LINE = re.compile(r"^(?P<sign>[-+])(?![-+]{2} )(?P<v>\S.*)$")
 DIFF_LINE = re.compile(r"^E\s{2,}(?P<sign>[-+]) (?P<v>.*)$")
@@ -71,6 +69,8 @@ class Pair:
         call: the call that produced the actual value (``ToRoman(4)``), "" when not shown.
         table: how many distinct values the table of cases this pair comes from expects (a
             candidate runner's tests), 0 when not from a table.
+        cut: a side was cut short by the grader (pytest's ``...``): never a near miss or a
+            demand, only a prefix to recognise a value by.
     """
 
     expected: str
@@ -79,6 +79,7 @@ class Pair:
     line: str = ""
     call: str = ""
     table: int = 0
+    cut: bool = False
 
 
 def message_lines(message: str) -> list[str]:
@@ -91,12 +92,23 @@ def body(line: str) -> str:
     return PREFIX.sub("", line, count=1).strip()
 
 
-def pairs_from_message(message: str) -> tuple[Pair, ...]:
-    """Every expected/actual pair the failure text shows, in order, without repeats."""
+def pairs_from_message(message: str, cancel: Cancel | None = None, notes: list[str] | None = None) -> tuple[Pair, ...]:
+    """Every expected/actual pair the failure text shows, in order, without repeats.
+
+    Lines are read for pairs until :data:`READ_BUDGET` characters have been read; the rest are
+    skipped, and a sentence saying how many goes to ``notes``."""
     lines = message_lines(message)
     out: list[Pair] = []
     source_line = ""
+    budget = READ_BUDGET
+    skipped = 0
+    echo: int | None = None
     for raw in lines:
+        poll(cancel)
+        if budget <= 0:
+            skipped += 1
+            continue
+        budget -= min(len(raw), MAX_PAIR_LINE)
         src = SOURCE_LINE.match(raw)
         if src:
             source_line = src.group("code")
@@ -104,12 +116,20 @@ def pairs_from_message(message: str) -> tuple[Pair, ...]:
         line = body(raw)
         if not line:
             continue
+        if echo is not None and line.startswith("AssertionError:"):
+            quote = out[echo].expected.strip()[:1] if out[echo].expected.strip()[:1] in "\"'" else "'"
+            out[echo] = replace(out[echo], actual=quote + line[len("AssertionError:") :].strip() + quote)
+            echo = None
+            continue
         pair = line_pair(line, source_line)
         if pair is not None:
             out.append(pair)
-    if not any(p.line.lstrip().startswith(("assert", "AssertionError: assert")) for p in out):
+            echo = len(out) - 1 if echoes_left(line) else None
+    if skipped and notes is not None:
+        notes.append(f"{skipped} lines of the failure text past the reading budget were not read for expected/actual pairs")
+    if not any(p.line.lstrip().startswith(("assert", "AssertionError: assert")) for p in out if not p.cut):
         out.extend(diff_pairs(lines))
-    out.extend(two_line_pairs(lines))
+    out.extend(two_line_pairs(lines, cancel))
     out.extend(golden_pairs(lines))
     seen: set[tuple[str, str, str]] = set()
     unique = []
@@ -121,33 +141,65 @@ def pairs_from_message(message: str) -> tuple[Pair, ...]:
     return tuple(unique)
 
 
+def echoes_left(line: str) -> bool:
+    """``assert f(4) == "iv", f(4)``: the message is the checked expression itself, so the
+    ``AssertionError:`` line after it shows the program's value."""
+    a = assertion(line) if line.lstrip().startswith("assert ") else None
+    return a is not None and a.op == "==" and bool(a.message) and a.message == a.left and not is_quoted(a.left)
+
+
+def literal_sides(source_line: str) -> tuple[bool, bool]:
+    """Whether the asserting source line compares a quoted literal on its left / on its right."""
+    a = assertion(source_line) if "assert" in source_line else None
+    if a is None or a.op not in ("==", "!="):
+        return False, False
+    return is_quoted(a.left), is_quoted(a.right)
+
+
 def line_pair(line: str, source_line: str = "") -> Pair | None:
-    """The pair one line shows, or None."""
+    """The pair one line shows, or None (linear in the line: see :mod:`.scan`)."""
     line = line[:MAX_PAIR_LINE]
     low = line.lower()
-    if "but was" in low:
-        m = JUNIT.search(line)
-        if m:
-            return Pair(m.group("want"), m.group("got"), line=line)
-    m = ASSERT.match(line) if "assert" in low else None
-    if m:
-        left, right, op = m.group("l"), m.group("r"), m.group("op")
+    if "but was:" in line:
+        j = junit(line)
+        if j:
+            return Pair(j[0], j[1], line=line)
+    a = assertion(line) if "assert" in low else None
+    if a is not None:
+        left, right, op = a.left, a.right, a.op
         if "..." in left or "..." in right:
-            return None
+            return Pair(right, left, line=line, cut=True) if op == "==" else None
         if op in ("in", "not in"):
             return Pair(left, right, "contains", line) if op == "in" else None
-        if LITERAL_AT_START.search(source_line) and not LITERAL_AT_END.search(source_line):
+        at_left, at_right = literal_sides(source_line)
+        if at_left and not at_right:
             return Pair(left, right, line=line)
         return Pair(right, left, line=line)
-    m = UNEQUAL.match(line) if "!=" in line else None
-    if m:
-        return Pair(m.group("r"), m.group("l"), line=line)
-    m = EXPECTED_GOT.search(line) if "expect" in low else None
-    if m:
-        return Pair(spoken(m.group("want")), m.group("got").strip(), line=line)
-    m = GOT_WANT.match(line) if WANT_WORD.search(low) else None
-    if m:
-        return Pair(spoken(m.group("want")), m.group("got").strip(), line=line, call=m.group("call").strip())
+    if "!=" in line:
+        pair = unequal(line)
+        if pair is not None:
+            return pair
+    toks = None
+    if "expect" in low and EXPECTED_TOKEN.search(line):
+        toks = tokens(line)
+        eg = expected_got(line, toks)
+        if eg:
+            return Pair(spoken(eg[0]), eg[1].strip(), line=line)
+    if WANT_WORD.search(low) and WANT_TOKEN.search(line) and GOT_TOKEN.search(line):
+        gw = got_want(line, toks if toks is not None else tokens(line))
+        if gw:
+            return Pair(spoken(gw[2]), gw[1].strip(), line=line, call=gw[0])
+    return None
+
+
+def unequal(line: str) -> Pair | None:
+    """unittest's ``'A' != 'B'`` (expected on the right)."""
+    s = line.strip()
+    if s.startswith("AssertionError:"):
+        s = s[len("AssertionError:") :].strip()
+    toks = tokens(s)
+    if len(toks) == 3 and toks[1].text == "!=" and toks[0].quoted and toks[2].quoted:
+        return Pair(toks[2].text, toks[0].text, line=line)
     return None
 
 
@@ -178,20 +230,21 @@ def diff_pairs(lines: list[str]) -> list[Pair]:
     return [Pair("\n".join(minus), "\n".join(plus), line=f"- {minus[0]} / + {plus[0]}")]
 
 
-def two_line_pairs(lines: list[str]) -> list[Pair]:
+def two_line_pairs(lines: list[str], cancel: Cancel | None = None) -> list[Pair]:
     """``expected: X`` and ``actual: Y`` on lines of their own (the first of each)."""
     want = got = None
     for raw in lines:
+        poll(cancel)
         line = body(raw)
         if want is None:
-            m = EXPECTED_LINE.match(line)
-            if m and not EXPECTED_GOT.search(line):
-                want = m.group("v")
+            v = labelled(line, EXPECTED_LABELS)
+            if v is not None and not expected_got(line[:MAX_PAIR_LINE]):
+                want = v
                 continue
         if got is None:
-            m = ACTUAL_LINE.match(line)
-            if m:
-                got = m.group("v")
+            got = labelled(line, ACTUAL_LABELS)
+        if want is not None and got is not None:
+            break
     if want is not None and got is not None:
         return [Pair(want, got, line=f"expected: {want} / actual: {got}")]
     return []
@@ -205,7 +258,7 @@ def golden_pairs(lines: list[str]) -> list[Pair]:
     m = GOLDEN_CONTAINS.match(first) or GOLDEN_LEAD.match(first)
     if not m:
         return []
-    alts = [a for a in ALT.findall(m.group("alts"))] or [m.group("alts").strip()]
+    alts = quoted_values(m.group("alts")) or [m.group("alts").strip()]
     actual = golden_actual(lines, first.startswith("a shown citation"))
     if not actual:
         return []
@@ -228,4 +281,4 @@ def golden_actual(lines: list[str], citation: bool) -> str:
 
 def listed_values(text: str) -> list[str]:
     """The quoted values of a list such as ``["10 feet", "20 feet"]`` or ``'a', 'b'``."""
-    return ALT.findall(text)
+    return quoted_values(text)

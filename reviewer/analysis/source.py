@@ -22,6 +22,10 @@ FILE_NAME = re.compile(r"^[\w./-]{1,120}\.(?:py|go|rs|js|ts|java|c|h|cc|cpp|rb|t
 KEY_PREFIX = re.compile(r"^([A-Za-z_][\w.-]{0,63})[=:]$")
 IDENT = re.compile(r"^[A-Za-z_]\w{0,63}$")
 TEST_LIBS = frozenset({"pytest", "hypothesis", "_pytest", "numpy", "pandas", "requests", "yaml", "toml", "tomli", "tomli_w"})
+MAX_FOUND = 500
+MAX_INPUT_TEXT = 2_000_000
+MAX_SEARCHES = 50
+WORD = re.compile(r"^\w+$")
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | TEST_LIBS
 
 
@@ -236,16 +240,35 @@ def python_demands(text: str, func_name: str) -> list[Found]:
         reader.read(func)
         used.update(n.id for n in ast.walk(func) if isinstance(n, ast.Name))
     module_files(tree, used, reader)
-    inputs = input_texts(tree)
-    return [mark_input(f, inputs) for f in reader.found]
+    inputs = InputWords(input_texts(tree))
+    return [mark_input(f, inputs) for f in reader.found[:MAX_FOUND]]
 
 
-def mark_input(found: Found, inputs: list[str]) -> Found:
+class InputWords:
+    """The words of a check's input texts, for telling a literal that is a word of the input
+    (a node name) from a demand of form; one pass over the inputs, then set look-ups."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.words = set(re.findall(r"\w+", "\x00".join(texts)[:MAX_INPUT_TEXT]))
+        self.searches = 0
+
+    def has(self, value: str) -> bool:
+        """True when ``value`` occurs in an input as a whole word (or words)."""
+        if WORD.match(value):
+            return value in self.words
+        if self.searches >= MAX_SEARCHES:
+            return False
+        self.searches += 1
+        pattern = re.compile(r"(?<![\w])" + re.escape(value) + r"(?![\w])")
+        return any(pattern.search(t) for t in self.texts if t != value)
+
+
+def mark_input(found: Found, inputs: InputWords) -> Found:
     """Mark a literal that occurs as a word of the check's input texts."""
     if found.kind != "literal" or not found.value.strip():
         return found
-    pattern = re.compile(r"(?<![\w])" + re.escape(found.value) + r"(?![\w])")
-    if any(pattern.search(t) for t in inputs if t != found.value):
+    if inputs.has(found.value):
         return Found(found.kind, found.value, found.line, found.context, True)
     return found
 

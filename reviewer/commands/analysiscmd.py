@@ -1,10 +1,12 @@
 """``reviewer stats`` and ``reviewer score``: the numbers ground truth is for.
 
-``stats [PATH] [--json]`` prints per task and per model the failures, labelled, specification
-and capability counts (with shares and bars), the estimated verifier false-negative rate with
-its Wilson 95% interval, and each reviewer's progress. ``score PREDICTIONS.toml [PATH] [--json]``
-scores a predictor against the final verdicts beside the flag-everything baseline. Both use
-final verdicts (adjudicated, else unanimous); stale labels count as unlabelled.
+``stats [PATH] [--json] [--final | --reviewer NAME]`` prints per task and per model the
+failures, labelled, specification and capability counts (with shares and bars), pass rates as
+graded and corrected with Wilson 95% intervals, the ranking of models both ways, the estimated
+verifier false-negative rate, and each reviewer's progress. In blind mode (the ``blind``
+setting, default on) and without ``--final`` or ``--reviewer`` it uses only the current
+reviewer's own labels and says so. ``score PREDICTIONS.toml [PATH] [--json]`` scores a predictor
+against the final verdicts beside the flag-everything baseline. Stale labels count as unlabelled.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from reviewer.model.sanitize import plain
 
@@ -24,7 +26,7 @@ def folder_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def open_store(path: Path | None):  # noqa: ANN201 - lazy imports keep start-up fast
+def open_store(path: Path | None):
     """A scanned store of the folder (exits 2 when it is not a folder)."""
     from reviewer.cli import resolve_folder
     from reviewer.store.sessions import SessionStore
@@ -40,26 +42,66 @@ def warn(command: str, lines: tuple[str, ...] | list[str]) -> None:
         print(plain(f"reviewer {command}: {line}"), file=sys.stderr)
 
 
+def scope_args(p: argparse.ArgumentParser) -> None:
+    """``--final`` or ``--reviewer NAME``: whose verdicts count."""
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--final", action="store_true",
+                     help="every reviewer's final verdicts (adjudicated, else unanimous), blind mode or not")
+    who.add_argument("--reviewer", metavar="NAME", help="only this reviewer's own labels")
+
+
+def resolve_scope(command: str, args: argparse.Namespace):
+    """The :class:`~reviewer.analysis.stats.Scope` of ``--final`` / ``--reviewer``, else of blind mode.
+
+    Without either flag: in blind mode (the ``blind`` setting, default true) the current
+    reviewer's own labels (``reviewer`` setting, else git's user.name, else the login), otherwise
+    every reviewer's final verdicts.
+    """
+    from reviewer.analysis.stats import Scope
+    from reviewer.store.config import load_settings
+    from reviewer.store.identity import resolve_reviewer
+
+    if args.final:
+        return Scope()
+    if args.reviewer:
+        return Scope(args.reviewer.strip())
+    settings, problems = load_settings()
+    warn(command, [f"settings: {p}" for p in problems])
+    return Scope(resolve_reviewer(None, settings.reviewer), blind=True) if settings.blind else Scope()
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """reviewer stats."""
     from reviewer.analysis.facts import collect
     from reviewer.analysis.stats import compute_stats, render_stats, stats_json
 
+    from reviewer.rescore.tally import render_tally, tally, tally_json
+
+    scope = resolve_scope("stats", args)
     store = open_store(args.path)
-    stats = compute_stats(collect(store))
+    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), scope=scope)
+    repaired, unread = tally(store)
     warn("stats", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
-    warn("stats", stats.errors)
+    warn("stats", [*stats.errors, *unread])
     if args.json:
-        print(json.dumps(stats_json(stats), ensure_ascii=True, indent=2))
+        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(repaired)}, ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(render_stats(stats, terminal_width()))
+        if repaired:
+            sys.stdout.write("\n" + render_tally(repaired))
     return 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     """reviewer score."""
     from reviewer.analysis.facts import collect
-    from reviewer.analysis.score import BadPredictions, read_predictions, render_score, score_json, score_predictions
+    from reviewer.analysis.score import (
+        BadPredictions,
+        read_predictions,
+        render_score,
+        score_json,
+        score_predictions,
+    )
 
     try:
         predictions = read_predictions(args.predictions)
@@ -90,11 +132,14 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     """Add ``stats`` and ``score`` to the command line."""
     p = command_parser(
         sub, "stats",
-        "per task and model: failures, labelled, specification and capability shares; the verifier false-negative "
-        "rate with a Wilson 95% interval; progress per reviewer (final verdicts; stale labels count as unlabelled)",
+        "per task and model: failures, labelled, specification and capability shares; pass rates as graded and "
+        "corrected (specification failures counted as passes) with Wilson 95% intervals and the ranking of models "
+        "both ways; the verifier false-negative rate; progress per reviewer. Blind mode (the default) counts only "
+        "your own labels: --final for everyone's final verdicts. Stale labels count as unlabelled",
         "never (unreadable label files are reported on stderr)",
     )
     folder_args(p)
+    scope_args(p)
     p = command_parser(
         sub, "score",
         "score predictions ([[prediction]] session, run, check, flagged) against the labels, beside the "

@@ -55,6 +55,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="NAME", help="model name (go-test/junit/pytest default: unknown; trajectories: from the file)")
     p.add_argument("--exit-status", type=int, metavar="N", help="go-test/junit/pytest: the grader's exit status")
     p.add_argument("--grader-command", default="", metavar="CMD", help="go-test/junit/pytest: the command that produced the output")
+    p.add_argument("--grader-file", type=Path, action="append", default=[], metavar="FILE",
+                   help="go-test/junit/pytest: a file of the grader (test file, oracle), kept with it; repeatable")
+    p.add_argument("--rerun-command", default="", metavar="CMD",
+                   help="go-test/junit/pytest: how to run the grader again in the code folder with the --grader-file "
+                        "files beside it; recorded as [grader.rerun] so `reviewer rescore` can re-score it")
     p.add_argument("--swebench", type=Path, metavar="DIR", help="swe-agent: SWE-bench evaluation folder (report.json, test_output.txt)")
 
 
@@ -73,8 +78,10 @@ def check_usage(args: argparse.Namespace) -> str:
             return f"{args.format} needs --grader-output FILE"
         if len(args.sources) != 1:
             return f"{args.format} takes one code folder"
-    elif args.grader_output or args.brief or args.task or args.exit_status is not None or args.grader_command:
-        return f"--grader-output, --brief, --task, --exit-status and --grader-command are for go-test, junit and pytest, not {args.format}"
+    elif (args.grader_output or args.brief or args.task or args.exit_status is not None or args.grader_command
+          or args.grader_file or args.rerun_command):
+        return (f"--grader-output, --brief, --task, --exit-status, --grader-command, --grader-file and --rerun-command "
+                f"are for go-test, junit and pytest, not {args.format}")
     if args.swebench is not None and args.format != "swe-agent":
         return "--swebench is for the swe-agent format"
     return ""
@@ -123,6 +130,8 @@ def build_session(args: argparse.Namespace):  # noqa: ANN201 - ImportedSession, 
         model=args.model,
         exit_status=args.exit_status,
         command=args.grader_command,
+        rerun_command=args.rerun_command,
+        grader_files=unique_paths(args.grader_file),
     )
 
 

@@ -94,6 +94,8 @@ def grader_table(g: GraderSpec, name: str, attempt: int, files: Files, message_c
         sources.append(f"grader/{name}/{src}")
     if sources:
         table[SOURCE] = sources
+    if g.rerun is not None:
+        table["rerun"] = {**g.rerun, "files": sources}
     if g.checks is not None:
         checks = []
         for c in g.checks[:MAX_CHECKS]:

@@ -59,6 +59,8 @@ class GraderSpec:
     format: str = ""
     checks: list[CheckSpec] | None = None
     sources: dict[str, bytes] = field(default_factory=dict)
+    rerun: dict[str, Any] | None = None
+    """``[grader.rerun]`` without ``files`` (the written ``source`` files are its files), or None."""
 
 
 @dataclass

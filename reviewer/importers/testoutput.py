@@ -18,12 +18,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from reviewer.importers.ids import safe_id
-from reviewer.importers.sources import read_code_folder, read_text_source
+from reviewer.importers.sources import read_code_folder, read_source, read_text_source
 from reviewer.importers.spec import AttemptSpec, GraderSpec, ImportedSession, NotFormat, RunSpec, TurnSpec
 from reviewer.parsers import go_test, junit, parse_output, pytest_text
 
 NO_BRIEF = "_No brief was recorded for this run: `reviewer import` was run without `--brief FILE`._\n"
 HARNESS = {"go-test": "go test", "junit": "JUnit XML", "pytest": "pytest"}
+RUNTIMES = {"go-test": "go", "pytest": "python"}
+
+
+def rerun_table(fmt: str, command: str) -> dict[str, str] | None:
+    """``[grader.rerun]`` for ``--rerun-command`` (the runtime the format implies), or None."""
+    if not command:
+        return None
+    table = {"command": command}
+    if fmt in RUNTIMES:
+        table["runtime"] = RUNTIMES[fmt]
+    return table
 
 
 def output_format(fmt: str, text: str) -> str:
@@ -56,15 +67,22 @@ def import_test_output(
     model: str | None = None,
     exit_status: int | None = None,
     command: str = "",
+    rerun_command: str = "",
+    grader_files: list[Path] | tuple[Path, ...] = (),
 ) -> ImportedSession:
-    """One session with one run: the folder's files graded by the given output."""
+    """One session with one run: the folder's files graded by the given output.
+
+    ``grader_files`` are kept with the grader (its ``source``); ``rerun_command`` (with them)
+    makes a ``[grader.rerun]`` table so the grading can be re-scored in the sandbox.
+    """
     text = read_text_source(grader_output)
+    sources = {f.name: read_source(f) for f in grader_files}
     try:
         parser = output_format(fmt, text)
     except NotFormat as exc:
         raise exc.about(grader_output) from None
     brief_text = read_text_source(brief) if brief is not None else ""
-    code = read_code_folder(folder, {p for p in (grader_output, brief) if p is not None})
+    code = read_code_folder(folder, {p for p in (grader_output, brief, *grader_files) if p is not None})
     checks = parse_output(text, parser, exit_status=exit_status)
     failing = any(c.failing for c in checks)
     outcome = "fail" if failing else ("pass" if checks else "unknown")
@@ -87,7 +105,8 @@ def import_test_output(
         outcome=outcome,
         brief=brief_text if brief_text.strip() else NO_BRIEF,
         attempts=[AttemptSpec(code.files, "" if code.files else "the folder held no files")],
-        graders=[GraderSpec(name="grader", output=text, attempt=1, command=command, exit_status=exit_status, format=parser)],
+        graders=[GraderSpec(name="grader", output=text, attempt=1, command=command, exit_status=exit_status, format=parser,
+                            sources=sources, rerun=rerun_table(fmt, rerun_command))],
         turns=turns,
         metadata=metadata,
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from reviewer.model.check import Check, check_id, failure_id
+from reviewer.model.rerun import Rerun
 
 ACCESS_KINDS = ("vendor-api", "gateway", "local", "unknown")
 OUTCOMES = ("pass", "fail", "error", "unknown")
@@ -81,6 +82,7 @@ class GraderRecord:
         format: parser to use (see reviewer.parsers), "" to detect.
         source_refs: the grader's own source files, relative to the sessions root.
         checks: checks recorded by the harness, or None to derive them from the output.
+        rerun: how to run it again (``[grader.rerun]``), or None when the harness did not say.
     """
 
     name: str
@@ -92,6 +94,7 @@ class GraderRecord:
     format: str = ""
     source_refs: tuple[str, ...] = ()
     checks: tuple[Check, ...] | None = None
+    rerun: Rerun | None = None
 
 
 @dataclass(frozen=True, slots=True)

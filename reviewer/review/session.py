@@ -307,7 +307,7 @@ class ReviewSession:
         if isinstance(hit, Evidence):
             return hit
         run, failure = self.labeller.find(failure_id)
-        found = evidence_for(self.store, run, failure)
+        found = evidence_for(self.store, run, failure, cancel=cancelled)
         self.evidence_cache.put(failure_id, found)
         return found
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, TypeVar
 from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run
 from reviewer.model.check import FAILING_STATUSES
 from reviewer.model.label import Label, Verdict
+from reviewer.model.rerun import Rerun
 from reviewer.model.run import ACCESS_KINDS, OUTCOMES, LazyRun
 from reviewer.store.index_files import Deps, StatKey
 from reviewer.store.safe_fs import Unreadable, lexically_inside, simple_ref
@@ -221,6 +222,7 @@ def encode_body(run: Run) -> list[Any]:
         [[a.number, a.note, [[f.path, short(f.ref, base), f.outside_expected] for f in a.files]] for a in run.attempts],
         [[g.name, g.attempt, g.command, g.cwd, g.exit_status, short(g.output_ref, base), g.format,
           [short(r, base) for r in g.source_refs], None if g.checks is None else [encode_check(c) for c in g.checks]]
+         + ([] if g.rerun is None else [encode_rerun(g.rerun, base)])
          for g in run.graders],
         run.metadata,
     ]
@@ -266,10 +268,32 @@ def decode_attempt(raw: Any, base: str) -> Attempt:
     return Attempt(whole(v[0]), tuple(files), shared(v[1]))
 
 
-def decode_grader(raw: Any, base: str) -> GraderRecord:
-    """A grader record from a list."""
+def encode_rerun(r: Rerun, base: str) -> list[Any]:
+    """A grader's ``[grader.rerun]`` as a list (paths inside the run's folder kept short)."""
+    return [r.command, r.cwd, r.runtime, [short(f, base) for f in r.files], [short(f, base) for f in r.setup],
+            list(r.remove), r.program, list(r.reads), r.time_limit, [list(p) for p in r.env], r.problem]
+
+
+def decode_rerun(raw: Any, base: str) -> Rerun:
+    """A ``[grader.rerun]`` from :func:`encode_rerun`'s list."""
     v = items(raw)
-    if len(v) != 9:
+    if len(v) != 11 or type(v[8]) is not float:
+        raise BadEntry("bad rerun")
+    env = []
+    for pair in items(v[9]):
+        p = items(pair)
+        if len(p) != 2:
+            raise BadEntry("bad rerun env")
+        env.append((text(p[0]), text(p[1])))
+    return Rerun(text(v[0]), text(v[1]), text(v[2]), tuple(ref(f, base) for f in items(v[3])),
+                 tuple(ref(f, base) for f in items(v[4])), tuple(text(x) for x in items(v[5])), text(v[6]),
+                 tuple(text(x) for x in items(v[7])), v[8], tuple(env), text(v[10]))
+
+
+def decode_grader(raw: Any, base: str) -> GraderRecord:
+    """A grader record from a list (a tenth item is its rerun table)."""
+    v = items(raw)
+    if len(v) not in (9, 10):
         raise BadEntry("bad grader")
     exit_status = v[4]
     if exit_status is not None:
@@ -279,8 +303,9 @@ def decode_grader(raw: Any, base: str) -> GraderRecord:
     if not name.strip() or "#" in name or "/" in name or ":" in name:
         raise BadEntry("bad grader name")
     sources = tuple(ref(s, base) for s in items(v[7])) if v[7] else ()
+    rerun = decode_rerun(v[9], base) if len(v) == 10 else None
     return GraderRecord(name, whole(v[1]), shared(v[2]), shared(v[3]), exit_status, ref(v[5], base, empty=True),
-                        shared(v[6]), sources, checks)
+                        shared(v[6]), sources, checks, rerun)
 
 
 def decode_body(raw: Any, manifest: str) -> tuple[Any, ...]:

@@ -100,7 +100,7 @@ def code_fingerprint() -> str:
     files = sorted(
         [*package.joinpath("model").glob("*.py"), *package.joinpath("parsers").glob("*.py")]
         + [package / "store" / name for name in
-           ("manifest.py", "loader.py", "evidence.py", "index.py", "index_codec.py", "index_files.py",
+           ("manifest.py", "rerun_doc.py", "loader.py", "evidence.py", "index.py", "index_codec.py", "index_files.py",
             "safe_fs.py", "sessions.py", "tomlfile.py", "labelfile.py")]
     )
     h = hashlib.sha256(__version__.encode())

@@ -10,6 +10,7 @@ from typing import Any
 from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run, Session, ToolCall, Turn
 from reviewer.model.check import dedupe_keys
 from reviewer.model.run import ACCESS_KINDS, OUTCOMES, ROLES
+from reviewer.store.rerun_doc import rerun_from_doc
 from reviewer.store.safe_fs import Unreadable, lexically_inside
 
 FORMAT_VERSION = 1
@@ -179,17 +180,20 @@ def graders_from_doc(run_dir: str, tables: list[dict[str, Any]], last_attempt: i
             lexically_inside_or_bad(run_dir, s, f"{where}.source") for s in strings_field(g, "source", where)
         )
         recorded = tables_field(g, "check", f"{where}.check")
+        command = shared(text_field(g, "command", where))
+        cwd = shared(text_field(g, "cwd", where))
         graders.append(
             GraderRecord(
                 name=shared(name),
                 attempt=attempt if attempt is not None else last_attempt,
-                command=shared(text_field(g, "command", where)),
-                cwd=shared(text_field(g, "cwd", where)),
+                command=command,
+                cwd=cwd,
                 exit_status=int_field(g, "exit_status", where),
                 output_ref=ref_field(run_dir, g, "output", where),
                 format=shared(text_field(g, "format", where)),
                 source_refs=sources,
                 checks=checks_from_doc(recorded, where) if recorded else None,
+                rerun=rerun_from_doc(run_dir, g, where, command, cwd, sources),
             )
         )
     return tuple(graders)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reviewer.model import LoadError, Run
+from reviewer.model.rerun import Rerun
 from reviewer.store.safe_fs import Unreadable, read_capped, resolve_inside
 from reviewer.store.sessions import SessionStore
 
@@ -18,6 +19,23 @@ def check_ref(store: SessionStore, run: Run, ref: str, what: str, problems: list
         read_capped(store.root, ref, cap=0)
     except Unreadable as exc:
         problems.append(LoadError(ref, f"{what} {exc} (named in {run.manifest})"))
+
+
+def validate_rerun(store: SessionStore, run: Run, grader: str, rerun: Rerun, problems: list[LoadError]) -> None:
+    """Report a ``[grader.rerun]`` table that cannot be used, and the files it names that are missing."""
+    if rerun.problem:
+        problems.append(LoadError(run.manifest, f"grader {grader!r} rerun: {rerun.problem}"))
+        return
+    for ref in rerun.files:
+        check_ref(store, run, ref, f"grader {grader!r} rerun file", problems)
+    for ref in rerun.setup:
+        try:
+            path = resolve_inside(store.root, ref)
+            if path.is_dir() and not path.is_symlink():
+                continue
+        except Unreadable:
+            pass
+        check_ref(store, run, ref, f"grader {grader!r} rerun setup", problems)
 
 
 def validate_run(store: SessionStore, run: Run) -> list[LoadError]:
@@ -40,6 +58,8 @@ def validate_run(store: SessionStore, run: Run) -> list[LoadError]:
             check_ref(store, run, g.output_ref, f"grader {g.name!r} output", problems)
         for src in g.source_refs:
             check_ref(store, run, src, f"grader {g.name!r} source", problems)
+        if g.rerun is not None:
+            validate_rerun(store, run, g.name, g.rerun, problems)
     if run.transcript_ref:
         before = len(problems)
         check_ref(store, run, run.transcript_ref, "transcript", problems)

@@ -16,6 +16,7 @@ from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.worker import get_current_worker
 
+from reviewer.analysis.scan import Cancelled
 from reviewer.review.listing import ListRequest, tally
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
 from reviewer.review.selection import Selection
@@ -91,6 +92,8 @@ def evidence(session: ReviewSession, failure_id: str, post: Post) -> None:
     """Compute a failure's evidence."""
     try:
         found = session.evidence(failure_id, cancelled)
+    except Cancelled:
+        return
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not stop the review
         if not cancelled():
             post(m.EvidenceReady(failure_id, None, f"{type(exc).__name__}: {exc}"))

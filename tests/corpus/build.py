@@ -420,8 +420,37 @@ def grade(
         "source": [f"../../{f}" for f in kind.get("files", [])]
         + [f"../../{f}" for f in kind.get("data", [])],
     }
+    if "rerun" in kind:
+        record["rerun"] = rerun_table(session, kind, record)
     print(f"  {where}: {name} on attempt {attempt} -> exit {status}")
     return {"record": record, "status": status}
+
+
+def rerun_table(session: SessionMaterial, kind: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """``[grader.rerun]``: how this grading can be run again (what the builder just did).
+
+    The material's ``[graders.<id>.rerun]`` gives ``runtime``, ``program`` and ``reads`` (paths in
+    the graded folder) and ``time_limit``; the rest is what :func:`grade` used.
+    """
+    spec = kind["rerun"]
+    cwd = record["cwd"]
+    table: dict[str, Any] = {
+        "command": record["command"],
+        "cwd": cwd,
+        "runtime": spec.get("runtime", ""),
+        "files": record["source"],
+        "time_limit": spec.get("time_limit", 120),
+    }
+    setup_dir = session.folder / "setup"
+    if session.setup and setup_dir.is_dir():
+        table["setup"] = ["../../setup"]
+    if kind.get("remove"):
+        table["remove"] = kind["remove"]
+    if spec.get("program"):
+        table["program"] = (f"{cwd}/" if cwd else "") + spec["program"]
+    if spec.get("reads"):
+        table["reads"] = [(f"{cwd}/" if cwd else "") + r for r in spec["reads"]]
+    return table
 
 
 def check_outcome(where: str, spec: dict[str, Any], graders: list[dict[str, Any]]) -> None:

@@ -1,0 +1,174 @@
+"""Near misses read from the program's output for the keys a check reads.
+
+The check reads key ``k``; three things can be near and not quite:
+
+- **renamed key**: ``k`` is not printed, but exactly one key the check never reads holds a
+  value of the kind the check reads (``checks mults, output has steps=15``);
+- **shape**: ``k`` is printed with a value of the wrong kind (``edges=5``, a count, where the
+  check splits a list on ``,``), often with the right kind of value under another key;
+- **separator**: ``k`` holds a list joined by another separator than the one the check splits
+  on (``path=P,Q,R`` where the check splits on whitespace).
+
+What kind of value the check reads comes from how the grader's source uses the key (``int(...)``
+on it, ``.split(",")`` on it). All scans are bounded per line and per file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reviewer.analysis.nearmiss import NearMiss
+from reviewer.analysis.notation import is_number, key_form, strip_quotes
+from reviewer.analysis.output import Printed
+
+SPLIT = re.compile(r"""\.(?:r?split|Split|SplitN)\(\s{0,8}(?:[^,()\n]{0,80},\s{0,8})?(?P<sep>"[^"\n]{0,8}"|'[^'\n]{0,8}'|\)|None)""")
+GO_FIELDS = re.compile(r"strings\.Fields\(")
+NUMBER_USE = re.compile(r"\b(?:int|float|Atoi|ParseInt|ParseFloat|Number)\(")
+LIST_SEPARATORS = (",", ";", "->", "=>", "→", "|", " ", "-", "/")
+MAX_LINES = 20_000
+NAMES = {" ": "whitespace", ",": "','", ";": "';'", "->": "'->'", "-": "'-'", "|": "'|'", "/": "'/'"}
+
+
+@dataclass(frozen=True, slots=True)
+class KeyUse:
+    """How a grader's source uses the value under a key.
+
+    Attributes:
+        number: it is turned into a number.
+        split: the separator it is split on (" " for whitespace), "" when not split.
+        item_split: the separator each item is split on again (``-`` in ``A-B,C-D``), "".
+    """
+
+    number: bool = False
+    split: str = ""
+    item_split: str = ""
+
+    def describe(self) -> str:
+        """``a number``, ``a list split on ','``..."""
+        if self.number:
+            return "a number"
+        if self.split:
+            inner = f" of {NAMES.get(self.item_split, repr(self.item_split))}-joined items" if self.item_split else ""
+            return f"a list split on {NAMES.get(self.split, repr(self.split))}{inner}"
+        return "a value"
+
+    @property
+    def known(self) -> bool:
+        """True when the source says what kind of value it reads."""
+        return self.number or bool(self.split)
+
+    def fits(self, value: str) -> bool:
+        """True when a printed value is of this kind."""
+        v = strip_quotes(value).strip()
+        if not v:
+            return False
+        if self.number:
+            return is_number(v)
+        if self.split:
+            items = v.split() if self.split == " " else [x for x in v.split(self.split) if x]
+            if len(items) < 2 and not (self.item_split and self.item_split in v):
+                return False
+            return not self.item_split or all(self.item_split in x for x in items)
+        return True
+
+
+def separator_of(token: str) -> str:
+    """The separator a ``.split(...)`` argument names (" " for none)."""
+    if token in (")", "None"):
+        return " "
+    return token[1:-1] if len(token) >= 2 else " "
+
+
+def key_use(sources: list[str], key: str) -> KeyUse:
+    """How the grader's sources use the value under ``key`` (read from the lines that name it
+    in a string literal: ``fields["mults"]``, ``.get("edges")``, ``"path="``)."""
+    marks = [f'"{key}"', f"'{key}'", f'"{key}=', f"'{key}="]
+    for text in sources:
+        for n, line in enumerate(text.splitlines()):
+            if n >= MAX_LINES:
+                break
+            at = min((i for i in (line.find(m) for m in marks) if i >= 0), default=-1)
+            if at < 0:
+                continue
+            if NUMBER_USE.search(line[:at]):
+                return KeyUse(number=True)
+            after = [separator_of(m.group("sep")) for m in SPLIT.finditer(line, at)]
+            before = [separator_of(m.group("sep")) for m in SPLIT.finditer(line[:at])]
+            if GO_FIELDS.search(line):
+                after.append(" ")
+            if after:
+                return KeyUse(split=after[0], item_split=(before or after[1:] or [""])[0])
+    return KeyUse()
+
+
+def similar(a: str, b: str) -> bool:
+    """Key names that share a stem (``mults``/``multiplications``, ``path``/``paths``)."""
+    fa, fb = key_form(a), key_form(b)
+    n = min(len(fa), len(fb), 4)
+    return n >= 3 and fa[:n] == fb[:n]
+
+
+def list_separator(value: str, wanted: str) -> str:
+    """The separator a printed list uses instead of ``wanted`` ("" when none gives 2 items)."""
+    v = strip_quotes(value).strip()
+    for sep in LIST_SEPARATORS:
+        if sep != wanted and len([x for x in (v.split() if sep == " " else v.split(sep)) if x]) >= 2:
+            return sep
+    return ""
+
+
+def key_near_misses(
+    check: str,
+    key: str,
+    use: KeyUse,
+    printed: list[Printed],
+    read_keys: set[str],
+    expected: str,
+    stated_keys: set[str],
+    lines: list[str] | None = None,
+) -> list[NearMiss]:
+    """Near misses of one key the check reads, from what the program printed.
+
+    ``read_keys``: every key this check reads (never a rename candidate); ``expected``: the
+    value the check expected under the key when the failure text shows it ("" otherwise);
+    ``stated_keys``: keys the brief names, each with its own meaning (never a candidate);
+    ``lines``: the rest of each output line starting with ``key=`` (a list printed with spaces)."""
+    values = (lines if use.split == " " and lines else None) or [p.value for p in printed if p.key == key]
+    out: list[NearMiss] = []
+    if values and use.known and not any(use.fits(v) for v in values):
+        shown = values[0]
+        sep = list_separator(shown, use.split) if use.split else ""
+        if sep and use.split and not use.item_split:
+            line = f"{key}={shown}: joined by {NAMES.get(sep, repr(sep))}, the check splits on {NAMES.get(use.split, repr(use.split))}"
+            out.append(NearMiss(use.split, sep, ("separator",), line, "separator", check, key, use.split, key, sep))
+            return out
+        line = f"{key}={shown} is not {use.describe()}, which the check reads"
+        out.append(NearMiss(use.describe(), shown, ("shape",), line, "shape", check, key, use.describe(), key, shown))
+    if values and not out:
+        return out
+
+    def fits(p: Printed) -> bool:
+        if expected and "..." in expected:  # cut short by the grader: its two ends must match
+            head, _, tail = expected.partition("...")
+            tail = tail.rstrip("'\"")
+            return len(head) >= 8 and p.value.startswith(head) and p.value.endswith(tail)
+        if expected:
+            return strip_quotes(p.value) == strip_quotes(expected)
+        if use.split and not use.item_split and list_separator(p.value, use.split):
+            return True
+        return use.fits(p.value) if use.known else False
+
+    candidates = [p for p in printed if p.key != key and p.key not in read_keys and p.key not in stated_keys and fits(p)]
+    if len({p.key for p in candidates}) > 1:
+        candidates = [p for p in candidates if similar(p.key, key)] or candidates
+    if len({p.key for p in candidates}) == 1:
+        p = candidates[0]
+        notes = [f"key renamed: {p.key} for {key}"]
+        if use.split and not use.fits(p.value) and list_separator(p.value, use.split):
+            notes.append("separator")
+        line = f"checks {key}, output has {p.key}={p.value}"
+        shown = p.value if len(p.value) <= 40 else p.value[:20] + "..." + p.value[-8:]
+        line = f"checks {key}, output has {p.key}={shown}"
+        out.append(NearMiss(f"{key}=", f"{p.key}={p.value}", tuple(notes), line, "renamed-key", check, key, strip_quotes(expected), p.key, p.value))
+    return out

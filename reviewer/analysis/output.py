@@ -1,0 +1,276 @@
+"""The program's own output as a failure text shows it, and a crash that cut it short.
+
+Oracles over stdout print what the program wrote (``stdout: ...`` lines, pytest's ``Captured
+stdout`` sections) and often its stderr (``stderr: ...``, ``Captured stderr``); pytest's
+assertion rewriting shows the fields the check read (``assert 'mults' in {'steps': '15'}``).
+:func:`program_output` collects those; :func:`find_crash` finds the error that stopped the
+program and names a known interpreter limit with the setting that lifts it. Pure and linear
+in the text; never runs anything.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reviewer.analysis.notation import strip_quotes
+from reviewer.analysis.pairs import message_lines
+from reviewer.analysis.scan import Cancel, poll
+
+STDOUT = re.compile(r"^\s*stdout:\s?(?P<v>.*)$")
+STDERR = re.compile(r"^\s*stderr:\s?(?P<v>.*)$")
+STDERR_INLINE = re.compile(r"\bstderr:\s*(?P<v>\S.*)$")
+INPUT = re.compile(r"^\s*input:")
+CAPTURED = re.compile(r"^-+ Captured (?P<what>stdout|stderr|log)")
+SECTION = re.compile(r"^[-=_]{3,} ")
+READ_DICT = re.compile(r"\bin \{(?P<d>[^{}]{0,4000})\}\s*$")
+READ_ITEM = re.compile(r"'(?P<k>[A-Za-z_][\w.-]{0,63})': '(?P<v>[^'\\]{0,4000})'")
+ERROR_LINE = re.compile(r"^(?:E\s+)?(?P<e>(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception|Exit|Interrupt)|panic|fatal error)(?::.{0,2000})?)$")
+CANDIDATE_ERROR = re.compile(r"^test \d+: (?P<e>[A-Za-z_]\w{0,80}(?:Error|Exception): .{0,2000})$")
+GO_PANIC = re.compile(r"^\s*(?P<e>panic: .{0,2000})$")
+FRAME = re.compile(r"^\s*File \"(?P<f>[^\"]{1,500})\", line \d+")
+DIGITS_LIMIT = "for integer string conversion"
+RECURSION = "maximum recursion depth exceeded"
+NOT_CRASHES = ("AssertionError", "pytest", "Failed")
+MAX_OUTPUT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """One ``key=value`` the program printed.
+
+    Attributes:
+        key: the key.
+        value: the value, up to the next whitespace (or the next joined pair).
+        joined: the separator that joined this pair to the one before it in one token
+            (``,`` in ``a=1,b=2``), "" when pairs were whitespace-separated.
+    """
+
+    key: str
+    value: str
+    joined: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramOutput:
+    """What the failure text shows of the program's output.
+
+    Attributes:
+        stdout: the captured standard output (runs joined by newlines), None when not shown.
+        stderr: the captured standard error ("" when none shown).
+        read: the fields the check read, as pytest showed them (``{'steps': '15'}``).
+    """
+
+    stdout: str | None = None
+    stderr: str = ""
+    read: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def known(self) -> bool:
+        """True when the failure text shows the output at all."""
+        return self.stdout is not None or bool(self.read)
+
+    def pairs(self) -> list[Printed]:
+        """Every ``key=value`` printed (and, when stdout is not shown, the fields read)."""
+        out = printed_pairs(self.stdout or "")
+        keys = {p.key for p in out}
+        out.extend(Printed(k, v) for k, v in self.read if k not in keys)
+        return out
+
+    def printed_keys(self) -> list[str]:
+        """The keys printed, in order, once each."""
+        seen: list[str] = []
+        for p in self.pairs():
+            if p.key not in seen:
+                seen.append(p.key)
+        return seen
+
+    def line_values(self, key: str) -> list[str]:
+        """The rest of each output line that starts with ``key=`` (a list printed with spaces)."""
+        prefix = key + "="
+        return [ln[len(prefix) :].strip() for ln in (self.stdout or "").splitlines()[:5000] if ln.startswith(prefix)]
+
+    def has_key(self, key: str) -> bool:
+        """True when the output prints ``key=`` (or ``key:``) anywhere."""
+        if any(k == key for k, _ in self.read):
+            return True
+        text = self.stdout or ""
+        return re.search(r"(?<![\w.-])" + re.escape(key) + r"\s{0,4}[=:]", text) is not None
+
+
+KEY = re.compile(r"^[A-Za-z_][\w.-]{0,63}$")
+
+
+def printed_pairs(text: str) -> list[Printed]:
+    """``key=value`` pairs of an output: whitespace-separated, or joined by ``,``/``;``."""
+    out: list[Printed] = []
+    for token in text[:MAX_OUTPUT].split():
+        if "=" not in token:
+            continue
+        key, _, value = token.partition("=")
+        if not KEY.match(key):
+            continue
+        parts = re.split(r"([,;])(?=[A-Za-z_][\w.-]{0,63}=)", token)
+        if len(parts) > 1:
+            joined = ""
+            for i in range(0, len(parts), 2):
+                k, _, v = parts[i].partition("=")
+                out.append(Printed(k, v, joined))
+                joined = parts[i + 1] if i + 1 < len(parts) else ""
+            continue
+        out.append(Printed(key, value))
+    return out
+
+
+def unquote(value: str) -> str:
+    """A value an oracle printed, repr quotes and escapes removed."""
+    v = value.strip()
+    if v[:1] in "'\"" and v[-1:] == v[:1]:
+        return strip_quotes(v)
+    return value
+
+
+def program_output(message: str, cancel: Cancel | None = None) -> ProgramOutput:
+    """The stdout, stderr and read fields a failure text shows."""
+    stdout: list[str] = []
+    stderr: list[str] = []
+    read: list[tuple[str, str]] = []
+    section = ""
+    mode = ""
+    for raw in message_lines(message):
+        poll(cancel)
+        m = CAPTURED.match(raw)
+        if m:
+            section, mode = m.group("what"), ""
+            continue
+        if section and SECTION.match(raw):
+            section, mode = "", ""
+        if section == "log":
+            continue
+        out, err = STDOUT.match(raw), STDERR.match(raw)
+        if out:
+            stdout.append(unquote(out.group("v")))
+            mode = "stdout"
+        elif err:
+            stderr.append(unquote(err.group("v")))
+            mode = "stderr"
+        elif INPUT.match(raw) or not raw.strip():
+            mode = ""
+        elif section == "stderr":
+            stderr.append(raw)
+        elif section == "stdout" and mode == "stdout":
+            stdout.append(raw)
+        elif section == "stdout" and mode == "stderr":
+            stderr.append(raw)
+        elif section == "stdout":
+            stdout.append(raw)
+        else:
+            inline = STDERR_INLINE.search(raw) if "stderr:" in raw else None
+            if inline:
+                stderr.append(inline.group("v"))
+            d = READ_DICT.search(raw) if " in {" in raw else None
+            if d:
+                read.extend((i.group("k"), i.group("v")) for i in READ_ITEM.finditer(d.group("d")))
+    return ProgramOutput("\n".join(stdout) if stdout else None, "\n".join(stderr), tuple(read))
+
+
+@dataclass(frozen=True, slots=True)
+class Crash:
+    """The program stopped early.
+
+    Attributes:
+        error: the error line (``ValueError: Exceeds the limit (4300 digits) ...``).
+        limit: a known interpreter limit it hit: ``int-max-str-digits``, ``recursion-limit``
+            or None.
+        lift: how to lift that limit (``PYTHONINTMAXSTRDIGITS=0``), "" when no known limit.
+        rescorable: re-running with the limit lifted decides the failure (a known limit).
+        partial: the program printed part of its output before it stopped.
+        hides: keys the check reads that the output lacks (the crash may have hidden them).
+        everywhere: the program fails every check of this grader, so a recursion limit may be
+            its own endless loop rather than a limit the brief never stated.
+    """
+
+    error: str
+    limit: str | None = None
+    lift: str = ""
+    rescorable: bool = False
+    partial: bool = False
+    hides: tuple[str, ...] = ()
+    everywhere: bool = False
+
+    @property
+    def towards(self) -> bool:
+        """Evidence towards specification: a known interpreter limit stopped a program that
+        works on other inputs (an int-to-str limit always: it stops a computed answer)."""
+        if self.limit == "recursion-limit":
+            return not self.everywhere
+        return self.limit is not None
+
+    def describe(self) -> str:
+        """One sentence for the strip."""
+        head = "the output stopped early" if self.partial or self.hides else "the program crashed"
+        text = f"{head}: {self.error}"
+        if self.hides:
+            text += f" (the check reads {', '.join(repr(k) for k in self.hides)}, which never appeared)"
+        if self.limit == "int-max-str-digits":
+            text += "; that is CPython's 4,300-digit int-to-str limit, lifted by " + self.lift
+        elif self.limit == "recursion-limit":
+            text += "; that is CPython's recursion limit (1,000 frames), lifted by " + self.lift
+        if self.limit == "recursion-limit" and self.everywhere:
+            text += " (but the program fails every check of this grader: the recursion may be its own loop)"
+        if self.rescorable:
+            text += "; decidable by re-scoring with the limit lifted"
+        return text
+
+
+def limit_of(error: str) -> tuple[str | None, str]:
+    """(limit, how to lift it) for an error line."""
+    if DIGITS_LIMIT in error and "Exceeds the limit" in error:
+        return "int-max-str-digits", "PYTHONINTMAXSTRDIGITS=0"
+    if RECURSION in error:
+        return "recursion-limit", "sys.setrecursionlimit() before the program runs (no environment setting exists)"
+    return None, ""
+
+
+def is_crash_line(error: str) -> bool:
+    """An error line of the program, not the grader's own assertion."""
+    return not error.startswith(NOT_CRASHES)
+
+
+def find_crash(message: str, output: ProgramOutput, model_files: frozenset[str] = frozenset(), cancel: Cancel | None = None) -> Crash | None:
+    """The error that stopped the program: the last error line of its stderr, a Go panic, a
+    candidate's exception, an exception raised in the model's own file, or a known
+    interpreter limit anywhere in the text; None when the text shows no crash."""
+    errors: list[str] = []
+    for line in output.stderr.splitlines()[-200:]:
+        m = ERROR_LINE.match(line.strip())
+        if m and is_crash_line(m.group("e")):
+            errors.append(m.group("e"))
+    frame = ""
+    for raw in message_lines(message):
+        poll(cancel)
+        line = raw.strip()
+        f = FRAME.match(raw)
+        if f:
+            frame = f.group("f").rsplit("/", 1)[-1]
+        limit, _ = limit_of(line) if (DIGITS_LIMIT in line or RECURSION in line) else (None, "")
+        if limit:
+            part = line.rsplit("stderr:", 1)[-1].strip() if "stderr:" in line else line
+            m = ERROR_LINE.match(part)
+            errors.append(m.group("e") if m else part)
+            continue
+        m = GO_PANIC.match(raw) if "panic: " in raw else None
+        m = m or (CANDIDATE_ERROR.match(line) if line.startswith("test ") else None)
+        if m:
+            errors.append(m.group("e"))
+            continue
+        m = ERROR_LINE.match(line) if line.startswith("E ") and frame in model_files else None
+        if m and is_crash_line(m.group("e")):
+            errors.append(m.group("e"))
+    if not errors:
+        return None
+    limited = [e for e in errors if limit_of(e)[0]]
+    error = (limited or errors)[-1][:400]
+    limit, lift = limit_of(error)
+    partial = bool((output.stdout or "").strip())
+    return Crash(error, limit, lift, limit is not None, partial)

@@ -1,0 +1,378 @@
+"""The bubblewrap sandbox every re-score runs in, and nothing else ever runs recorded code.
+
+One run: ``bwrap --unshare-all`` (no network, own PIDs, IPC, hostname, user), the system's
+``/usr`` and the runtimes read-only, a fresh size-capped tmpfs at ``/sandbox`` as the only
+writable place (``/tmp`` points into it), the staged inputs read-only at ``/sandbox/in``, a
+clean environment, ``--new-session`` (no terminal to inject into), ``--die-with-parent``.
+Inside, ``prlimit`` caps CPU seconds, address space, tasks (processes and threads), file size
+and open files *after* the user namespace exists, so the task count is the sandbox's own.
+Outside, a watchdog kills the whole sandbox at the wall-clock limit, when its processes'
+resident memory together pass the memory limit, or on cancel.
+
+The task limit does not hold for processes of the real root, so when reviewer runs as root the
+sandbox runs as ``nobody``: ``setpriv`` drops to it and bubblewrap starts unprivileged. When a
+runtime lives where ``nobody`` cannot reach it (under ``/root``), ``unshare --mount`` first gives
+a private mount table in which it is bind-mounted into the staging folder.
+
+Without a working bubblewrap nothing runs: :class:`SandboxUnavailable` says which package.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import select
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+INSIDE = "/sandbox"
+IN = f"{INSIDE}/in"
+WORKSPACE = f"{INSIDE}/run"
+NOBODY = 65534
+OUTPUT_CAP = 8 << 20
+POLL = 0.1
+MEMORY_EVERY = 0.25
+SIGNAL_WORDS = {
+    signal.SIGXCPU: "CPU time limit",
+    signal.SIGXFSZ: "file size limit",
+    signal.SIGKILL: "killed (SIGKILL: the CPU hard limit or the kernel)",
+    signal.SIGSEGV: "segmentation fault (stack or memory limit)",
+}
+
+
+class SandboxUnavailable(Exception):
+    """Re-scoring is refused: no working bubblewrap sandbox here. Nothing was run."""
+
+
+class Cancelled(Exception):
+    """The caller cancelled; the sandbox was killed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one sandboxed command may use.
+
+    Attributes:
+        cpu_seconds: CPU time per process.
+        wall_seconds: wall-clock time for the whole command.
+        memory_mb: address space per process, and resident memory of all its processes together.
+        processes: tasks (processes and threads) at once.
+        file_size_mb: largest file it may write.
+        disk_mb: size of its writable folder (a tmpfs).
+        open_files: open file descriptors per process.
+    """
+
+    cpu_seconds: int = 120
+    wall_seconds: float = 120.0
+    memory_mb: int = 2048
+    processes: int = 256
+    file_size_mb: int = 256
+    disk_mb: int = 1024
+    open_files: int = 1024
+
+    def as_table(self) -> dict[str, int | float]:
+        """The limits as a flat table (for the record and ``--json``)."""
+        return {"cpu_seconds": self.cpu_seconds, "wall_seconds": self.wall_seconds, "memory_mb": self.memory_mb,
+                "processes": self.processes, "file_size_mb": self.file_size_mb, "disk_mb": self.disk_mb,
+                "open_files": self.open_files}
+
+
+@dataclass(frozen=True, slots=True)
+class Bind:
+    """A host folder shown read-only inside the sandbox at ``inside``."""
+
+    host: str
+    inside: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """The sandbox programs found on this machine."""
+
+    bwrap: str
+    prlimit: str
+    version: str
+    as_root: bool
+    unshare: str = ""
+    setpriv: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one sandboxed command did.
+
+    Attributes:
+        exit_status: its exit status (128 + N when signal N killed it); None when the
+            watchdog killed the sandbox.
+        output: stdout and stderr as printed, interleaved (capped at 8 MiB).
+        truncated: the cap cut the output.
+        seconds: wall-clock time.
+        stopped: why the watchdog killed it ("" when it ended by itself).
+        limit: the limit its exit status points at ("" when none).
+    """
+
+    exit_status: int | None
+    output: str
+    truncated: bool
+    seconds: float
+    stopped: str = ""
+    limit: str = ""
+
+
+def host_path() -> str:
+    """The PATH to look for bubblewrap on (the user's)."""
+    return os.environ.get("PATH", "")
+
+
+def find_tool(path: str | None = None) -> Tool:
+    """Locate bwrap (on PATH only) and its helpers; SandboxUnavailable naming the package."""
+    search = host_path() if path is None else path
+    bwrap = shutil.which("bwrap", path=search)
+    if not bwrap:
+        raise SandboxUnavailable(
+            "re-scoring runs recorded code only inside a bubblewrap sandbox, and `bwrap` is not on PATH: "
+            "install the package `bubblewrap` (Debian/Ubuntu: apt-get install bubblewrap). Nothing was run.")
+    system = f"{search}:/usr/bin:/bin:/usr/sbin:/sbin"
+    prlimit = shutil.which("prlimit", path=system)
+    if not prlimit or not prlimit.startswith("/usr/"):
+        raise SandboxUnavailable("the sandbox sets its limits with `prlimit`, not found in /usr: install the package "
+                                 "`util-linux`. Nothing was run.")
+    as_root = os.geteuid() == 0
+    unshare = setpriv = ""
+    if as_root:
+        unshare = shutil.which("unshare", path=system) or ""
+        setpriv = shutil.which("setpriv", path=system) or ""
+        if not unshare or not setpriv or not shutil.which("mount", path=system):
+            raise SandboxUnavailable("running as root, the sandbox drops to `nobody` with `unshare`, `mount` and "
+                                     "`setpriv`: install the packages `util-linux` and `mount`. Nothing was run.")
+    return Tool(bwrap, prlimit, bwrap_version(bwrap), as_root, unshare, setpriv)
+
+
+@functools.lru_cache(maxsize=8)
+def bwrap_version(bwrap: str) -> str:
+    """``bubblewrap 0.8.0`` (or ``bubblewrap`` when it does not say)."""
+    try:
+        out = subprocess.run([bwrap, "--version"], check=False, capture_output=True, text=True, timeout=10, env={})
+    except (OSError, subprocess.SubprocessError):
+        return "bubblewrap"
+    return out.stdout.strip() or "bubblewrap"
+
+
+def system_binds() -> list[str]:
+    """bwrap arguments for the read-only system: /usr, the top-level links into it, a few /etc files."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        top = f"/{name}"
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for etc in ("/etc/ld.so.cache", "/etc/alternatives"):
+        args += ["--ro-bind-try", etc, etc]
+    return args
+
+
+def bwrap_args(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, str], limits: Limits,
+               routed: dict[str, str]) -> list[str]:
+    """The bwrap command line up to (not including) the command it runs."""
+    args = [tool.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox",
+            *system_binds(), "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+            "--size", str(limits.disk_mb << 20), "--tmpfs", INSIDE,
+            "--ro-bind", str(staging), IN]
+    for name in ("passwd", "group", "hosts"):
+        args += ["--ro-bind", str(staging / "etc" / name), f"/etc/{name}"]
+    for b in binds:
+        args += ["--ro-bind", routed.get(b.host, b.host), b.inside]
+    args += ["--symlink", f"{INSIDE}/tmp", "/tmp", "--remount-ro", "/", "--clearenv"]
+    for key, value in sorted(env.items()):
+        args += ["--setenv", key, value]
+    return args
+
+
+def limited(tool: Tool, limits: Limits) -> list[str]:
+    """``prlimit ... --`` with every per-process limit (soft = hard, CPU hard one second later)."""
+    mb = 1 << 20
+    return [tool.prlimit, f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
+            f"--as={limits.memory_mb * mb}", f"--nproc={limits.processes}",
+            f"--fsize={limits.file_size_mb * mb}", f"--nofile={limits.open_files}", "--core=0", "--"]
+
+
+ROOT_SCRIPT = ('n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$2" || exit 125; shift 2; n=$((n-1)); done; '
+               'exec "$@"')
+
+
+def full_command(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, str], limits: Limits,
+                 inner: list[str]) -> list[str]:
+    """The whole command line: (as root: unshare, binds, setpriv) bwrap, prlimit, ``inner``."""
+    routed: dict[str, str] = {}
+    pairs: list[str] = []
+    hidden = [b for b in binds if not reachable_by_others(b.host)]
+    if tool.as_root:
+        for i, b in enumerate(hidden):
+            point = staging / "mnt" / str(i)
+            point.mkdir(parents=True, exist_ok=True)
+            point.chmod(0o755)
+            routed[b.host] = str(point)
+            pairs += [b.host, str(point)]
+    cmd = bwrap_args(tool, staging, binds, env, limits, routed) + ["--", *limited(tool, limits), *inner]
+    if not tool.as_root:
+        return cmd
+    drop = [tool.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    if not hidden:
+        return [*drop, *cmd]
+    return [tool.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", ROOT_SCRIPT, "sh",
+            str(len(hidden)), *pairs, *drop, *cmd]
+
+
+def reachable_by_others(path: str) -> bool:
+    """True when a user other than the owner can reach and read the folder ``path``."""
+    here = Path(path)
+    try:
+        for folder in [*reversed(here.parents), here]:
+            mode = os.stat(folder).st_mode
+            if not mode & 0o001:
+                return False
+        return bool(os.stat(here).st_mode & 0o004)
+    except OSError:
+        return False
+
+
+def describe_status(status: int | None) -> str:
+    """The limit an exit status points at ("" for none)."""
+    if status is None or status <= 128:
+        return ""
+    try:
+        sig = signal.Signals(status - 128)
+    except ValueError:
+        return ""
+    return SIGNAL_WORDS.get(sig, f"killed by {sig.name}")
+
+
+def tree_rss(root_pid: int) -> int:
+    """Resident bytes of ``root_pid`` and every descendant (from /proc; 0 when unreadable)."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            continue
+        after = raw.rpartition(b")")[2].split()
+        if len(after) > 21:
+            parents[int(name)] = int(after[1])
+            rss[int(name)] = int(after[21])
+    inside, frontier = {root_pid}, [root_pid]
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    while frontier:
+        for child in children.get(frontier.pop(), ()):
+            if child not in inside:
+                inside.add(child)
+                frontier.append(child)
+    page = os.sysconf("SC_PAGE_SIZE")
+    return sum(rss.get(p, 0) for p in inside) * page
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the sandbox's process group; bwrap's --die-with-parent takes the namespace down."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bind], env: dict[str, str],
+                  limits: Limits, cancel: Callable[[], bool] = lambda: False) -> Outcome:
+    """Run ``inner`` (a command line valid inside the sandbox) and watch it; raises Cancelled."""
+    cmd = full_command(tool, staging, binds, env, limits, inner)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True)
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    chunks: list[bytes] = []
+    size, truncated, stopped, cancelled = 0, False, "", False
+    next_memory = start + MEMORY_EVERY
+    memory_cap = limits.memory_mb << 20
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], POLL)
+            if ready:
+                data = os.read(fd, 1 << 16)
+                if not data:
+                    break
+                if size < OUTPUT_CAP:
+                    chunks.append(data[: OUTPUT_CAP - size])
+                truncated = truncated or size + len(data) > OUTPUT_CAP
+                size += len(data)
+            now = time.monotonic()
+            if stopped:
+                continue
+            if cancel():
+                stopped, cancelled = "cancelled", True
+            elif now - start > limits.wall_seconds:
+                stopped = f"wall time limit ({limits.wall_seconds:g} s)"
+            elif now >= next_memory:
+                next_memory = now + MEMORY_EVERY
+                if tree_rss(proc.pid) > memory_cap:
+                    stopped = f"memory limit ({limits.memory_mb} MiB resident in all its processes)"
+            if stopped:
+                kill_tree(proc)
+    finally:
+        proc.stdout.close()
+        if proc.poll() is None and stopped:
+            kill_tree(proc)
+        status = proc.wait()
+    if cancelled:
+        raise Cancelled("the re-score was cancelled; the sandbox was killed")
+    text = b"".join(chunks).decode("utf-8", "replace")
+    exit_status = None if stopped else (128 - status if status < 0 else status)
+    return Outcome(exit_status, text, truncated, time.monotonic() - start, stopped, describe_status(exit_status))
+
+
+PROBE_OK = "sandbox-ok"
+
+
+@functools.lru_cache(maxsize=8)
+def probe(tool: Tool, work: str) -> str:
+    """"" when a trivial command runs in the sandbox, else why not (cached per tool)."""
+    from reviewer.rescore.layout import fresh_staging
+
+    with fresh_staging(Path(work)) as staging:
+        try:
+            out = run_sandboxed(tool, staging, ["/bin/sh", "-c", f"echo {PROBE_OK}"], binds=[],
+                                env={"PATH": "/usr/bin:/bin"}, limits=Limits(wall_seconds=30))
+        except OSError as exc:
+            return f"bwrap could not start: {exc}"
+    if out.exit_status == 0 and PROBE_OK in out.output:
+        return ""
+    detail = out.output.strip().splitlines()[-1:] or [out.stopped or f"exit status {out.exit_status}"]
+    return detail[0][:300]
+
+
+def require_sandbox(path: str | None = None) -> Tool:
+    """A tool that works here, or SandboxUnavailable with what to install or allow."""
+    import tempfile
+
+    tool = find_tool(path)
+    why = probe(tool, tempfile.gettempdir())
+    if why:
+        raise SandboxUnavailable(
+            f"bubblewrap is installed but cannot create its sandbox here ({why}). Re-scoring runs recorded code "
+            "only inside it, so nothing was run: allow unprivileged user namespaces (sysctl "
+            "kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0, or an AppArmor profile for bwrap), "
+            "or run where the package `bubblewrap` works.")
+    return tool

@@ -1,0 +1,211 @@
+"""Laying one grading out for a re-run: setup, the attempt's files, the grader's files, the repairs.
+
+Order, as a harness does it: the ``setup`` files at the workspace root, the graded attempt's
+files at the paths the model used (those under the folder a ``grade-where-saved`` repair names
+moved to where the brief said), the ``remove`` globs, the grader's ``files`` in ``cwd``. Then
+the repairs, none of which edits the program or the checker:
+
+- text repairs and lifted limits for a declared ``program``: the recorded program moves beside
+  its path under a hidden name (``.recorded.<name>``) and a launcher for the shim takes its place;
+- text repairs for the files the checker ``reads``: those files are re-expressed (here, on the
+  host, with the same pure transforms);
+- lifted limits without a program (the checker runs the code in its own process): the
+  environment lifts them for the whole command (``PYTHONINTMAXSTRDIGITS=0``, a
+  ``sitecustomize`` that raises the recursion limit).
+
+Every recorded file is read through the store's reader (regular files inside the sessions
+folder, capped, no links), never opened by path.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import posixpath
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewer.model import GraderRecord, Run
+from reviewer.model.repair import STDOUT_KINDS, Repair, RepairKind
+from reviewer.model.rerun import Rerun
+from reviewer.rescore import transform
+from reviewer.rescore.layout import StagingError, files_under, write
+from reviewer.rescore.runtime import Found
+from reviewer.rescore.sandbox import IN
+from reviewer.store.safe_fs import Unreadable, read_capped, resolve_inside
+
+FILE_CAP = 64 << 20
+TOTAL_CAP = 256 << 20
+HERE = Path(__file__).resolve().parent
+
+
+class Refused(StagingError):
+    """A repair that cannot apply to this grader (nothing for it to re-express, no such folder)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """What laying out did.
+
+    Attributes:
+        env: environment the command needs for the repairs (lifted limits in its own process).
+        shimmed: the program the shim stands in for ("" when none).
+        repaired_files: files the checker reads that the repairs re-expressed.
+        moved: attempt files graded where the brief said, as ``from -> to``.
+    """
+
+    env: tuple[tuple[str, str], ...] = ()
+    shimmed: str = ""
+    repaired_files: tuple[str, ...] = ()
+    moved: tuple[str, ...] = ()
+
+
+class Reader:
+    """Recorded bytes through the store's safe reader, with a total cap."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.total = 0
+
+    def read(self, ref: str, what: str) -> bytes:
+        """The bytes of ``ref``; StagingError when unreadable or too big."""
+        try:
+            raw = read_capped(self.root, ref, cap=FILE_CAP)
+        except Unreadable as exc:
+            raise StagingError(f"{what} {ref}: {exc}") from None
+        if raw.truncated:
+            raise StagingError(f"{what} {ref} is over {FILE_CAP >> 20} MiB")
+        self.total += len(raw.data)
+        if self.total > TOTAL_CAP:
+            raise StagingError(f"the files to lay out pass {TOTAL_CAP >> 20} MiB")
+        return raw.data
+
+
+def join(folder: str, rel: str) -> str:
+    """A workspace path in ``folder``."""
+    return posixpath.join(folder, rel) if folder else rel
+
+
+def lay_setup(reader: Reader, staging: Path, refs: tuple[str, ...]) -> None:
+    """Setup files (by name) and folders (their files, keeping relative paths) at the workspace root."""
+    for ref in refs:
+        try:
+            real = resolve_inside(reader.root, ref)
+        except Unreadable as exc:
+            raise StagingError(f"setup {ref}: {exc}") from None
+        if real.is_dir():
+            for rel in files_under(real):
+                write(staging, f"ws/{rel}", reader.read(f"{ref}/{rel}", "setup file"))
+        else:
+            write(staging, f"ws/{posixpath.basename(ref)}", reader.read(ref, "setup file"))
+
+
+def attempt_files(run: Run, grader: GraderRecord, repairs: tuple[Repair, ...]) -> tuple[list[tuple[str, str]], list[str]]:
+    """(workspace path, ref) of the graded attempt's files, and the moves a grade-where-saved made."""
+    attempt = run.attempt(grader.attempt)
+    if attempt is None:
+        raise StagingError(f"grader {grader.name!r} graded attempt {grader.attempt}, which is not recorded")
+    files = [(f.path, f.ref) for f in attempt.files]
+    moves: list[str] = []
+    expected = run.expected_dir.strip("/")
+    for r in repairs:
+        if r.kind is not RepairKind.GRADE_WHERE_SAVED:
+            continue
+        folder = r.args[0]
+        if folder == expected:
+            raise Refused(f"grade-where-saved: {folder}/ is already where the brief asked for the files")
+        out, moved = [], 0
+        for path, ref in files:
+            if path.startswith(folder + "/"):
+                new = join(expected, path[len(folder) + 1:])
+                moves.append(f"{path} -> {new}")
+                path, moved = new, moved + 1
+            out.append((path, ref))
+        if not moved:
+            raise Refused(f"grade-where-saved: no file of attempt {attempt.number} is under {folder}/")
+        files = out
+    return files, moves
+
+
+def launcher(hidden: str, python: bool) -> bytes:
+    """The file put where the checker expects the program."""
+    head = "" if python else f"#!{IN}/bin/python\n"
+    return (f"{head}# reviewer re-score: the recorded program is beside this file as {hidden}, run unchanged by the shim.\n"
+            f"import sys\nsys.path.insert(0, {IN + '/shim'!r})\nimport reviewer_shim\n"
+            f"sys.exit(reviewer_shim.main(__file__, {hidden!r}))\n").encode()
+
+
+def put_shim(staging: Path, program: str, text_repairs: list[list[object]], lifts: list[str]) -> None:
+    """Move the program aside and put the shim's launcher in its place."""
+    path = staging / "ws" / program
+    if not path.is_file() or path.is_symlink():
+        raise Refused(f"the checker's program {program} is not among the files laid out")
+    data = path.read_bytes()
+    folder, name = posixpath.split(program)
+    hidden = f".recorded.{name}"
+    write(staging, f"ws/{join(folder, hidden)}", data, 0o755)
+    write(staging, f"ws/{program}", launcher(hidden, name.endswith(".py")), 0o755)
+    write(staging, "shim/reviewer_shim.py", (HERE / "shim.py").read_bytes())
+    write(staging, "shim/reviewer_transform.py", (HERE / "transform.py").read_bytes())
+    write(staging, "shim/config.json", json.dumps({"repairs": text_repairs, "lifts": lifts}).encode())
+
+
+def lift_in_process(staging: Path, lifts: list[str]) -> tuple[tuple[str, str], ...]:
+    """Environment that lifts the limits for every Python process of the command."""
+    lines = ["import sys"]
+    env = [("PYTHONPATH", f"{IN}/lift")]
+    if "int-max-str-digits" in lifts:
+        lines.append("sys.set_int_max_str_digits(0)")
+        env.append(("PYTHONINTMAXSTRDIGITS", "0"))
+    if "recursion" in lifts:
+        lines.append("sys.setrecursionlimit(1_000_000)")
+    write(staging, "lift/sitecustomize.py", ("\n".join(lines) + "\n").encode())
+    return tuple(env)
+
+
+def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[object]]) -> list[str]:
+    """Re-express the files the checker reads; returns those that changed."""
+    changed = []
+    for rel in reads:
+        path = staging / "ws" / rel
+        if not path.is_file() or path.is_symlink():
+            continue
+        text = path.read_bytes().decode("utf-8", "surrogateescape")
+        fixed = transform.apply_repairs(text, text_repairs)
+        if fixed != text:
+            write(staging, f"ws/{rel}", fixed.encode("utf-8", "surrogateescape"))
+            changed.append(rel)
+    return changed
+
+
+def lay_out(root: Path, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
+            staging: Path, python: Found) -> Staged:
+    """Fill ``staging`` for one re-run of ``grader`` with ``repairs`` (none: the control run)."""
+    reader = Reader(root)
+    wrapper = f"#!/bin/sh\nexec {shlex.quote(python.executable)} \"$@\"\n".encode()
+    write(staging, "bin/python", wrapper, 0o755)
+    write(staging, "bin/python3", wrapper, 0o755)
+    lay_setup(reader, staging, rerun.setup)
+    files, moves = attempt_files(run, grader, repairs)
+    for path, ref in files:
+        write(staging, f"ws/{path}", reader.read(ref, "attempt file"), 0o755 if path == rerun.program else 0o644)
+    for rel in files_under(staging / "ws"):
+        if any(fnmatch.fnmatch(posixpath.basename(rel), g) for g in rerun.remove):
+            (staging / "ws" / rel).unlink()
+    for ref in rerun.files:
+        write(staging, f"ws/{join(rerun.cwd, posixpath.basename(ref))}", reader.read(ref, "grader file"))
+    text_repairs: list[list[object]] = [[r.kind.value, list(r.args)] for r in repairs if r.kind in STDOUT_KINDS]
+    lifts = [r.args[0] for r in repairs if r.kind is RepairKind.LIFT_LIMIT]
+    if text_repairs and not rerun.program and not rerun.reads:
+        raise Refused("this grader's [grader.rerun] names no `program` whose output the checker reads and no file "
+                      "it `reads`, so a notation repair has nothing to re-express")
+    env: tuple[tuple[str, str], ...] = ()
+    shimmed = ""
+    if rerun.program and (text_repairs or lifts):
+        put_shim(staging, rerun.program, text_repairs, lifts)
+        shimmed = rerun.program
+    elif lifts:
+        env = lift_in_process(staging, lifts)
+    changed = repair_reads(staging, rerun.reads, text_repairs) if text_repairs and rerun.reads else []
+    return Staged(env, shimmed, tuple(changed), tuple(moves))

@@ -1,0 +1,66 @@
+"""The example corpus copied and labelled by two reviewers, for the report, serve and browser tests.
+
+The labels are made for the tests and the README's screenshots through the real labeller:
+alice decides every failure but three, bob a dozen of them, disagreeing with her on two.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from reviewer.model.label import Verdict
+from reviewer.store.labeller import Labeller
+from reviewer.store.labels import LabelStore
+from reviewer.store.paths import bundled_sessions
+from reviewer.store.sessions import SessionStore
+
+REPO = Path(__file__).resolve().parents[1]
+S, C = Verdict.SPECIFICATION, Verdict.CAPABILITY
+CLOCK = "2026-12-01T09:00:00Z"
+
+# failure id (or the run part before '#') -> (verdict, tag, note) for alice
+SPECIFICATION = {
+    "golden-2026-08/golden-hydrant--breeze-large#": ("vocabulary-mismatch", "the brief never names the district in full"),
+    "oracle-2026-10/connected--atlas-7b#": ("vocabulary-mismatch", "connected=true where the checker reads connected=yes"),
+    "oracle-2026-10/connected--breeze-large#": ("vocabulary-mismatch", "the same yes/true vocabulary"),
+    "oracle-2026-10/eulerian--delta-pro#": ("unpublished-key", "the walk is printed under another key"),
+    "oracle-2026-10/fast-expt--cobalt-mini#oracle:oracle_fast_expt.py::test_mults_within_log_bound_huge_exponent": (
+        "interpreter-limit", "dies printing a 31,000-digit value before the count"),
+    "oracle-2026-10/fast-expt--cobalt-mini#oracle:oracle_fast_expt.py::test_mults_within_log_bound": (
+        "unpublished-key", "the checker reads mults; the brief names only value"),
+    "oracle-2026-10/mst--breeze-large#": ("type-mismatch", "edges is a count in the brief, a list in the checker"),
+    "pounce-2026-11/roman-go--ember-9b#": ("wrong-folder", "graded in another package's folder"),
+    "rank-2026-09/percent-change--ember-9b#": ("separator", "rounding was never stated"),
+}
+UNLABELLED = ("rank-2026-09/percent-change--fjord-xl#", "pounce-2026-11/roman-go--fjord-xl#", "oracle-2026-10/mst--delta-pro#")
+BOB_DIFFERS = ("oracle-2026-10/connected--breeze-large#", "rank-2026-09/percent-change--ember-9b#")
+
+
+def alice_verdict(failure_id: str) -> tuple[Verdict, tuple[str, ...], str] | None:
+    """Alice's decision on a failure (None: left unlabelled)."""
+    if failure_id.startswith(UNLABELLED):
+        return None
+    for prefix, (tag, note) in SPECIFICATION.items():
+        if failure_id.startswith(prefix):
+            return S, (tag,), note
+    return C, (), ""
+
+
+def labelled_corpus(root: Path) -> Path:
+    """Copy the bundled corpus to ``root`` and label it as alice and bob (returns ``root``)."""
+    shutil.copytree(bundled_sessions(), root, ignore=shutil.ignore_patterns("labels"))
+    store = SessionStore(root)
+    store.scan()
+    alice = Labeller(store, LabelStore(root, "alice"), clock=lambda: CLOCK)
+    bob = Labeller(store, LabelStore(root, "bob"), clock=lambda: CLOCK)
+    for i, failure in enumerate(f for run in store.runs for f in store.failures(run)):
+        decided = alice_verdict(failure.id)
+        if decided is None:
+            continue
+        verdict, tags, note = decided
+        alice.decide(failure.id, verdict, note, tags)
+        if i % 3 == 0 or failure.id.startswith(BOB_DIFFERS):
+            other = (C if verdict is S else S) if failure.id.startswith(BOB_DIFFERS) else verdict
+            bob.decide(failure.id, other, "", tags if other is verdict else ())
+    return root
