@@ -39,6 +39,8 @@ ELSEWHERE = {
     "commit": "commits the reviewer's own files; its message counts only those",
     "import": "writes runs, reads no labels",
     "themes": "lists themes, reads no labels",
+    "rescore": "re-runs a grader in the sandbox and prints check results; reads no labels",
+    "serve": "serves the app itself: the screen census covers what it shows",
 }
 TRACES = ("bob", "carol", "secret", "capability", "2 decided", "3 decided")
 """What the other reviewers left: their names, their notes, the verdict only they gave, their counts."""

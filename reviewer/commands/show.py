@@ -16,12 +16,13 @@ from reviewer.analysis.across import Across, across
 from reviewer.analysis.evidence import Evidence, evidence_for
 from reviewer.analysis.report import evidence_json, render_evidence
 from reviewer.analysis.scan import Cancel, Cancelled
-from reviewer.model import Failure, Run
 from reviewer.model.check import check_id
 from reviewer.model.sanitize import cap_text, plain, strip_sgr
-from reviewer.store.agreement import read_label_set, visible_others
+from reviewer.review.reviewers import read_snapshot
+from reviewer.review.selection import Target
+from reviewer.review.session import ReviewSession
+from reviewer.review.view import FailureView
 from reviewer.store.labeller import Labeller
-from reviewer.store.sessions import SessionStore
 
 SYMBOL = {"pass": "✓", "fail": "✗", "error": "!", "skip": "–"}
 EVIDENCE_SECONDS = 20.0
@@ -39,113 +40,118 @@ def section(title: str, body: str) -> str:
     return f"── {title} " + "─" * max(0, 60 - len(title)) + "\n" + body.rstrip("\n") + "\n"
 
 
-def graded_attempt(run: Run, failure: Failure) -> int:
-    """The attempt number the failing grader graded."""
-    g = run.grader(failure.grader)
-    return g.attempt if g else (run.attempts[-1].number if run.attempts else 0)
-
-
-def bounded_evidence(store: SessionStore, run: Run, failure: Failure, seconds: float = EVIDENCE_SECONDS,
+def bounded_evidence(session: ReviewSession, failure_id: str, seconds: float = EVIDENCE_SECONDS,
                      with_across: bool = False) -> tuple[Evidence | None, str]:
-    """The evidence, or None and why it could not be had (stopped past the budget, a bug)."""
+    """The evidence (as the app's strip has it), or None and why it could not be had (stopped
+    past the budget, a bug)."""
     try:
-        return evidence_for(store, run, failure, cancel=deadline(seconds), with_across=with_across), ""
+        if with_across:
+            run, failure = session.labeller.find(failure_id)
+            return evidence_for(session.store, run, failure, cancel=deadline(seconds), with_across=True), ""
+        return session.evidence(failure_id, deadline(seconds)), ""
     except Cancelled:
         return None, f"(the evidence took longer than {seconds:.0f} s and was stopped)"
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not cost the rest of the output
         return None, f"(the evidence could not be computed: {plain(type(exc).__name__)}: {plain(str(exc))[:300]})"
 
 
-def evidence_text(store: SessionStore, run: Run, failure: Failure) -> str:
-    """The checker-versus-brief evidence as plain text (a hint for the reviewer, never a label)."""
-    ev, problem = bounded_evidence(store, run, failure)
-    return render_evidence(ev) if ev is not None else problem + "\n"
+def open_view(labeller: Labeller, failure_id: str, blind: bool) -> tuple[ReviewSession, FailureView]:
+    """The failure as the app's review session shows it: its view, with the other reviewers'
+    labels read and blind mode applied (the headless commands and the app share this code)."""
+    store = labeller.sessions
+    run, failure = labeller.find(failure_id)
+    session = ReviewSession(store, labeller, blind=blind)
+    session.folder.set_runs(store.runs, store.errors)
+    session.folder.take_counts({run.key: tuple(f.id for f in store.failures(run))})
+    session.reviewers.take(read_snapshot(store.root, [run.session]))
+    session.go_to(Target(run.key, failure.id))
+    view = session.view(session.selection)
+    assert view is not None  # the run was found above
+    shown = session.take_view(view) or view
+    return session, shown
 
 
-def others_text(labeller: Labeller, run: Run, failure: Failure, blind: bool) -> str:
+def others_text(view: FailureView) -> str:
     """Other reviewers' verdicts as the reviewer may see them (hidden in blind mode)."""
-    labels = read_label_set(labeller.sessions.root, [run.session])
-    labs = labels.by_failure.get((run.session, run.id, failure.check_id), ())
-    me = labeller.labels.reviewer
-    if not any(lab.reviewer != me for lab in labs):
-        return ""
-    shown = visible_others(labs, me, blind=blind)
-    if shown is None:
+    others = view.marks.others
+    if others.hidden or others.final_hidden:
         return "others hidden (blind mode: decide this failure, or set blind = false, to see them)\n"
-    return "".join(f"other {plain(lab.reviewer)}: {lab.verdict.value} at {lab.labelled_at}\n" for lab in shown)
+    shown = [lab for lab in others.shown if lab.reviewer != others.me]
+    out = "".join(f"other {plain(lab.reviewer)}: {lab.verdict.value} at {lab.labelled_at}\n" for lab in shown)
+    if others.final is not None:
+        out += f"final {others.final.verdict.value}\n"
+    return out
 
 
 def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str:
     """Render the brief, code, grader, evidence and transcript of a failure as plain text."""
     store = labeller.sessions
-    run, failure = labeller.find(failure_id)
+    session, view = open_view(labeller, failure_id, blind)
+    run, failure = view.run, view.failure
+    assert run is not None and failure is not None
     out = [f"failure {plain(failure.id)}\nrun {plain(run.key)}  task {plain(run.task)}  model {plain(run.model)}  outcome {run.outcome}\n"]
-    state = labeller.state(run, failure)
-    if state.label:
-        lab = state.label
+    lab = view.marks.label
+    if lab is not None:
         out.append(
-            f"label {lab.verdict.value}{' (stale: evidence changed)' if state.stale else ''} by {plain(lab.reviewer)}"
+            f"label {lab.verdict.value}{' (stale: evidence changed)' if view.marks.stale else ''} by {plain(lab.reviewer)}"
             f" at {lab.labelled_at}" + (f"  tags {', '.join(plain(t) for t in lab.tags)}" if lab.tags else "")
             + (f"\nnote {plain(lab.note)}" if lab.note else "") + "\n"
         )
     else:
         out.append("label none\n")
-    out.append(others_text(labeller, run, failure, blind))
-    brief = store.brief(run)
-    out.append(section("Brief", brief.error or cap_text(plain(brief.text)).text))
-    number = graded_attempt(run, failure)
-    attempt = run.attempt(number)
+    out.append(others_text(view))
+    brief = view.brief
+    out.append(section("Brief", "(no brief recorded)" if brief is None else brief.error or cap_text(plain(brief.text)).text))
+    attempt = view.code.attempt
     code = []
     for f in attempt.files if attempt else ():
         blob = store.text(f.ref)
         mark = "  ⚠ outside expected folder" if f.outside_expected else ""
         code.append(f"=== {plain(f.path)}{mark}\n{blob.error or cap_text(plain(blob.text)).text}")
-    out.append(section(f"Code  attempt {number}/{len(run.attempts)}", "\n".join(code) or "(no files)"))
-    grader = run.grader(failure.grader)
+    out.append(section(f"Code  attempt {view.code.position}/{len(view.code.attempts)}", "\n".join(code) or "(no files)"))
     lines = []
-    for gc in store.grader_checks(run):
+    for gc in view.graders:
         for c in gc.checks:
             here = "  ◀" if gc.grader == failure.grader and c.key == failure.check.key else ""
             lines.append(f"{SYMBOL[c.status.value]} {plain(gc.grader)}:{plain(c.key)}{here}")
     lines.append("")
     lines.append(f"message:\n{cap_text(plain(failure.check.message)).text}")
-    if grader is not None and grader.output_ref:
-        blob = store.text(grader.output_ref)
+    grader, blob = view.grader, view.output
+    if grader is not None and blob is not None:
         lines.append(f"\noutput ({plain(grader.command)}, exit {grader.exit_status}):")
         lines.append(blob.error or cap_text(plain(strip_sgr(blob.text))).text)
     out.append(section(f"Grader  {plain(failure.grader)}", "\n".join(lines)))
-    out.append(section("Evidence", evidence_text(store, run, failure)))
-    transcript = store.transcript(run)
+    ev, problem = bounded_evidence(session, failure.id)
+    out.append(section("Evidence", render_evidence(ev) if ev is not None else problem + "\n"))
     turns = []
-    for t in transcript.turns:
+    for t in view.turns:
         tag = f"{t.role}{' (nudge)' if t.nudge else ''}"
         att = f" [attempt {t.attempt}]" if t.attempt is not None else ""
         turns.append(f"{tag}{att}: {cap_text(plain(t.text), 200, 2000).text}")
         for call in t.tool_calls:
             turns.append(f"    tool {plain(call.name)}({cap_text(plain(call.arguments), 20, 400).text})")
-    out.append(section("Transcript", transcript.error or "\n".join(turns) or "(no transcript)"))
+    out.append(section("Transcript", view.transcript_error or "\n".join(turns) or "(no transcript)"))
     return "\n".join(out)
 
 
 def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[str, Any]:
     """The failure, its brief path, its run's checks and the evidence as the strip shows it."""
-    store = labeller.sessions
-    run, failure = labeller.find(failure_id)
+    session, view = open_view(labeller, failure_id, blind)
+    run, failure = view.run, view.failure
+    assert run is not None and failure is not None
     checks = [
         {"id": plain(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
-        for gc in store.grader_checks(run) for c in gc.checks
+        for gc in view.graders for c in gc.checks
     ]
-    ev, problem = bounded_evidence(store, run, failure, with_across=True)
-    state = labeller.state(run, failure)
-    labels = read_label_set(store.root, [run.session]).by_failure.get((run.session, run.id, failure.check_id), ())
-    me = labeller.labels.reviewer
-    others = visible_others(labels, me, blind=blind) if any(lab.reviewer != me for lab in labels) else ()
+    ev, problem = bounded_evidence(session, failure.id, with_across=True)
+    others = view.marks.others
+    hidden = bool(others.hidden or others.final_hidden)
     return {
         "failure": plain(failure.id), "run": plain(run.key), "task": plain(run.task), "model": plain(run.model),
         "brief": plain(run.brief_ref), "checks": checks,
-        "label": None if state.label is None else {"verdict": state.label.verdict.value, "stale": state.stale},
-        "others_hidden": others is None,
-        "others": [] if others is None else [{"reviewer": plain(o.reviewer), "verdict": o.verdict.value} for o in others],
+        "label": None if view.marks.label is None else {"verdict": view.marks.label.verdict.value, "stale": view.marks.stale},
+        "others_hidden": hidden,
+        "others": [{"reviewer": plain(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
         "evidence": evidence_json(ev) if ev is not None else None,
         "evidence_error": problem,
     }

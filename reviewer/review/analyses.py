@@ -1,5 +1,7 @@
 """What the review's side screens read: label history, clusters, statistics (worker threads).
 
+In blind mode clusters and statistics count only this reviewer's own labels, like ``reviewer stats``.
+
 The screens get these as callables from the app, so no screen reads the folder itself.
 """
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 from reviewer.analysis.clusters import Cluster, ClusterPlan, find_clusters, plan_cluster_label
 from reviewer.analysis.facts import collect
-from reviewer.analysis.stats import compute_stats, render_stats
+from reviewer.analysis.stats import Scope, compute_stats, render_stats
 from reviewer.model import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.store.githistory import HistoryEntry, label_history
@@ -27,9 +29,16 @@ class Unavailable(Exception):
 class Analyses:
     """The folder-wide readings behind ``H``, ``C`` and ``S``."""
 
-    def __init__(self, store: Store, labeller: Labeller) -> None:
+    def __init__(self, store: Store, labeller: Labeller, blind: bool = True) -> None:
         self.store = store
         self.labeller = labeller
+        self.blind = blind
+        """Blind mode: clusters and statistics count this reviewer's own labels only."""
+
+    @property
+    def only(self) -> str | None:
+        """Whose labels count: this reviewer's in blind mode, else everyone's final verdicts (None)."""
+        return self.labeller.labels.reviewer if self.blind else None
 
     def history(self, failure_id: str) -> list[HistoryEntry]:
         """A failure's label history from git."""
@@ -43,7 +52,7 @@ class Analyses:
 
     def clusters(self) -> tuple[Cluster, ...]:
         """The folder's failure clusters, widest spread first."""
-        return find_clusters(collect(self.store))  # type: ignore[arg-type]
+        return find_clusters(collect(self.store, only=self.only))  # type: ignore[arg-type]
 
     def plan(self, cluster: Cluster, verdict: Verdict) -> ClusterPlan:
         """What labelling a whole cluster would change."""
@@ -51,4 +60,6 @@ class Analyses:
 
     def stats(self, width: int) -> str:
         """The statistics text, as ``reviewer stats`` prints it."""
-        return render_stats(compute_stats(collect(self.store)), width)  # type: ignore[arg-type]
+        scope = Scope(self.only, self.blind)
+        facts = collect(self.store, only=self.only, count_passes=True)  # type: ignore[arg-type]
+        return render_stats(compute_stats(facts, scope=scope), width)

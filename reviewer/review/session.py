@@ -50,7 +50,7 @@ class ReviewSession:
         self.store = store
         self.vocabulary = vocabulary
         """The folder's tags (``t`` picks from them)."""
-        self.analyses = Analyses(store, labeller)
+        self.analyses = Analyses(store, labeller, blind)
         self.decisions = Decisions(labeller)
         self.reviewers = Reviewers(labeller.labels.reviewer, blind)
         self.git = GitState()

@@ -54,7 +54,7 @@ def test_show_json_carries_the_named_fields(corpus: Path, capsys: pytest.Capture
 
 
 def test_the_strip_shows_exactly_what_show_prints(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from reviewer.ui.evidence import evidence_lines, summary
+    from reviewer.ui.render.evidence import evidence_lines, summary
 
     store = SessionStore(corpus)
     store.scan()

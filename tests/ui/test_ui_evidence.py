@@ -12,6 +12,7 @@ from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE, HOSTILE_SHOWN, Spec, write_session
 
 from reviewer.cli import main
+from reviewer.store.config import Settings
 from reviewer.store.labeller import Labeller
 from reviewer.store.labelfile import parse_labels
 from reviewer.store.labels import LabelStore
@@ -198,7 +199,14 @@ async def test_stats_screen_shows_bars_and_the_false_negative_rate(corpus: Path)
     run = store.run("oracle-2026-10/connected--atlas-7b")
     assert run is not None
     labeller.decide_many([f.id for f in store.failures(run)], Verdict.SPECIFICATION)
-    app = make_app(corpus, reviewer="alice")
+    blind = make_app(corpus, reviewer="alice")
+    async with blind.run_test(size=(200, 50)) as pilot:
+        await settle(blind, pilot)
+        await press(blind, pilot, "S")
+        await settle(blind, pilot)
+        text = "\n".join(blind.screen.query_one("#stats-view").plain_lines())
+        assert "your own labels only" in text and "bob" not in text and "100% spec" not in text
+    app = make_app(corpus, reviewer="alice", settings=Settings(blind=False))
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "S")
