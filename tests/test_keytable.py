@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reviewer.commands.keytable import current, generated, key_text, keys_cell
+from reviewer.ui.keytable import current, generated, key_text, keys_cell
 from reviewer.ui.bindings import LOCAL_TABLES, TABLE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 def test_readme_key_tables_are_the_generated_ones() -> None:
     block = current((REPO / "README.md").read_text(encoding="utf-8"))
     assert block is not None, "README lost its generated key-table markers"
-    assert block == generated(), "README's key tables are out of date: python -m reviewer.commands.keytable --write README.md"
+    assert block == generated(), "README's key tables are out of date: python -m reviewer.ui.keytable --write README.md"
 
 
 def test_every_binding_is_in_the_tables_with_its_keys() -> None:
@@ -39,7 +39,7 @@ def test_key_names_read_as_typed() -> None:
 def test_check_fails_on_a_stale_readme(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
     readme.write_text((REPO / "README.md").read_text(encoding="utf-8").replace("| next-failure |", "| next-fail |"))
-    run = lambda *a: subprocess.run([sys.executable, "-m", "reviewer.commands.keytable", *a], capture_output=True,
+    run = lambda *a: subprocess.run([sys.executable, "-m", "reviewer.ui.keytable", *a], capture_output=True,
                                     text=True, check=False, cwd=REPO)
     assert run("--check", str(readme)).returncode == 1
     assert run("--write", str(readme)).returncode == 0

@@ -29,3 +29,20 @@ def test_model_imports_neither_textual_nor_git() -> None:
 
 def test_store_and_parsers_import_no_textual() -> None:
     assert loaded(["reviewer.store", "reviewer.parsers", "reviewer.commands"], ["textual"]) == ""
+
+
+def test_the_review_session_analysis_importers_and_rescore_import_no_textual() -> None:
+    assert loaded(["reviewer.review", "reviewer.analysis", "reviewer.importers", "reviewer.rescore"], ["textual"]) == ""
+
+
+def test_the_probe_sees_textual_when_it_is_loaded() -> None:
+    assert loaded(["reviewer.ui"], ["textual"]) == "textual"  # the probe can fail
+
+
+def test_the_layer_contracts_hold() -> None:
+    """import-linter's contracts in pyproject.toml (layers, Textual only in the app, no widget reads the folder)."""
+    from pathlib import Path
+
+    lint = Path(sys.executable).with_name("lint-imports")
+    out = subprocess.run([str(lint)], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert out.returncode == 0, out.stdout[-3000:]

@@ -28,7 +28,7 @@ def folder_args(p: argparse.ArgumentParser) -> None:
 
 def open_store(path: Path | None):
     """A scanned store of the folder (exits 2 when it is not a folder)."""
-    from reviewer.cli import resolve_folder
+    from reviewer.commands.common import resolve_folder
     from reviewer.store.sessions import SessionStore
 
     store = SessionStore(resolve_folder(path))

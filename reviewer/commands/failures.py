@@ -25,7 +25,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Handler]:
     """Add ``failures`` to the CLI."""
-    from reviewer.cli import folder_arg, reviewer_arg
+    from reviewer.commands.common import folder_arg, reviewer_arg
 
     p = command_parser(
         sub, "failures", "list failure ids with task, model, check and verdicts (others' only when not blind)",
@@ -124,7 +124,7 @@ def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool
 
 def cmd_failures(args: argparse.Namespace) -> int:
     """reviewer failures: exit 0."""
-    from reviewer.cli import open_labeller, settings_and_identity
+    from reviewer.commands.common import open_labeller, settings_and_identity
 
     settings, identity = settings_and_identity(args.reviewer)
     labeller = open_labeller(args.path, identity.name)

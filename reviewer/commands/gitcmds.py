@@ -19,7 +19,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Handler]:
     """Add the commands to the CLI; returns their handlers by name."""
-    from reviewer.cli import failure_arg, folder_arg, reviewer_arg
+    from reviewer.commands.common import failure_arg, folder_arg, reviewer_arg
 
     p = command_parser(
         sub, "commit", "commit this reviewer's label files (and nothing else) to git",
@@ -58,7 +58,7 @@ def say(text: str, err: bool = False) -> None:
 
 def cmd_commit(args: argparse.Namespace) -> int:
     """reviewer commit: exit 0 when committed or nothing to commit, 1 when git refused."""
-    from reviewer.cli import resolve_folder, settings_and_identity
+    from reviewer.commands.common import resolve_folder, settings_and_identity
     from reviewer.store.gitcommit import commit_reviewer
     from reviewer.store.gitrepo import GitError
 
@@ -86,7 +86,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 0."""
-    from reviewer.cli import resolve_folder
+    from reviewer.commands.common import resolve_folder
     from reviewer.store.agreement import disagreements, pairwise, read_label_set
 
     root = resolve_folder(args.path)
@@ -156,7 +156,7 @@ def sessions_of(root: Path) -> list[str]:
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     """reviewer adjudicate: exit 0 saved, 1 no such failure, unanimous without --override, or not saved."""
-    from reviewer.cli import full_failure_id, open_labeller, settings_and_identity
+    from reviewer.commands.common import full_failure_id, open_labeller, settings_and_identity
     from reviewer.model.label import Verdict
     from reviewer.store.adjudication import (
         Unanimous,

@@ -53,7 +53,7 @@ def chosen_tags(root: Path, tags: list[str], new_tags: list[str]) -> tuple[tuple
 
 def label_failure(args: argparse.Namespace) -> int:
     """reviewer label: exit 0 saved; 1 no such failure, a refused tag, or not saved."""
-    from reviewer.cli import full_failure_id, open_labeller, settings_and_identity
+    from reviewer.commands.common import full_failure_id, open_labeller, settings_and_identity
     from reviewer.store.labeller import SaveFailed
 
     _, identity = settings_and_identity(args.reviewer)

@@ -198,7 +198,7 @@ def run_jobs(store: SessionStore, jobs: list[Job], options: Options, tool: Tool,
 
 def cmd_rescore(args: argparse.Namespace) -> int:
     """reviewer rescore."""
-    from reviewer.cli import resolve_folder
+    from reviewer.commands.common import resolve_folder
     from reviewer.rescore.record import save
     from reviewer.rescore.sandbox import require_sandbox
     from reviewer.store.identity import resolve_reviewer

@@ -126,7 +126,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"reviewer serve: needs textual-serve ({exc.name} is missing): {INSTALL}", file=sys.stderr)
         return 1
-    from reviewer.cli import resolve_folder
+    from reviewer.commands.common import resolve_folder
 
     folder = resolve_folder(args.path)
     loopback = is_loopback(args.host)

@@ -1,6 +1,6 @@
 """The README's key tables, generated from the app's binding table so they never drift.
 
-``python -m reviewer.commands.keytable`` prints them; ``--write README.md`` replaces the part of
+``python -m reviewer.ui.keytable`` prints them; ``--write README.md`` replaces the part of
 README between the markers; ``--check README.md`` exits 1 when that part is out of date (a test
 runs the same comparison).
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-BEGIN = "<!-- keys: generated from reviewer/ui/bindings.py by `python -m reviewer.commands.keytable --write README.md` -->"
+BEGIN = "<!-- keys: generated from reviewer/ui/bindings.py by `python -m reviewer.ui.keytable --write README.md` -->"
 END = "<!-- /keys -->"
 NAMES = {"slash": "/", "backslash": "\\", "minus": "-", "plus": "+", "underscore": "_", "at": "@"}
 
@@ -97,7 +97,7 @@ def updated(readme: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print, write or check the key tables; exit 1 when --check finds README out of date."""
-    parser = argparse.ArgumentParser(prog="python -m reviewer.commands.keytable", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m reviewer.ui.keytable", description=__doc__.split("\n")[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", metavar="README", type=Path, help="replace the generated block of this file")
     group.add_argument("--check", metavar="README", type=Path, help="exit 1 when this file's block is out of date")

@@ -1,0 +1,106 @@
+"""What every command shares: the folder and reviewer arguments, exit codes, opening the folder,
+finding a failure from a unique prefix."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reviewer.store.config import Settings
+    from reviewer.store.identity import Identity
+    from reviewer.store.labeller import Labeller
+
+
+EXIT_CODES = """exit status:
+  0  success
+  1  {one}
+  2  bad usage, or PATH is not a folder"""
+
+
+def folder_arg(p: argparse.ArgumentParser) -> None:
+    """The optional sessions folder argument every command takes."""
+    p.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        help="sessions folder (default: ./sessions when it exists, else the bundled examples)",
+    )
+
+
+def command_parser(sub: argparse._SubParsersAction, name: str, help_text: str, one: str) -> argparse.ArgumentParser:
+    """A subcommand parser whose --help documents its exit codes."""
+    return sub.add_parser(
+        name,
+        help=help_text.replace("%", "%%"),
+        description=help_text,
+        epilog=EXIT_CODES.format(one=one),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+REVIEWER_HELP = "who is labelling (default: `reviewer` in config.toml, else git's user.name, else the login name)"
+
+
+FAILURE_HELP = "SESSION/RUN#GRADER:CHECK, or any unique start of one (`reviewer failures` lists them)"
+
+
+def reviewer_arg(p: argparse.ArgumentParser) -> None:
+    """--reviewer for commands that act for a reviewer."""
+    p.add_argument("--reviewer", metavar="NAME", help=REVIEWER_HELP)
+
+
+def failure_arg(p: argparse.ArgumentParser, required: bool = False) -> None:
+    """--failure: an id or a unique prefix of one."""
+    p.add_argument("--failure", metavar="ID", required=required, help=FAILURE_HELP)
+
+
+def settings_and_identity(explicit: str | None) -> tuple[Settings, Identity]:
+    """The settings (their problems printed on stderr) and who is labelling."""
+    from reviewer.model.sanitize import plain
+    from reviewer.store.config import load_settings
+    from reviewer.store.identity import resolve_identity
+
+    settings, warnings = load_settings()
+    for w in warnings:
+        print(plain(f"reviewer: {w}"), file=sys.stderr)
+    return settings, resolve_identity(explicit, settings.reviewer)
+
+
+def resolve_folder(path: Path | None) -> Path:
+    """The sessions folder to use; exits 2 when it is not a folder."""
+    from reviewer.store.paths import default_sessions
+
+    folder = path if path is not None else default_sessions()
+    if not folder.is_dir():
+        print(f"reviewer: {folder}: not a folder", file=sys.stderr)
+        raise SystemExit(2)
+    return folder
+
+
+def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - lazy import keeps start fast
+    """A scanned store and a labeller for the reviewer (None: the name from settings, git or login)."""
+    from reviewer.store.labeller import Labeller
+    from reviewer.store.labels import LabelStore
+    from reviewer.store.sessions import SessionStore
+
+    folder = resolve_folder(path)
+    name = reviewer if reviewer is not None else settings_and_identity(None)[1].name
+    store = SessionStore(folder)
+    store.scan()
+    return Labeller(store, LabelStore(folder, name))
+
+
+def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:
+    """The failure id a --failure value names (a unique prefix is enough), or None after saying why."""
+    from reviewer.model.sanitize import plain
+    from reviewer.store.failures import resolve_failure
+    from reviewer.store.labeller import UnknownFailure
+
+    try:
+        return resolve_failure(labeller.sessions, text)[1].id
+    except UnknownFailure as exc:
+        print(plain(f"reviewer {command}: {exc}"), file=sys.stderr)
+        return None
