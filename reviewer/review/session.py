@@ -376,6 +376,10 @@ class ReviewSession:
         self.git.committing = True
         return None
 
+    def commit(self) -> Outcome:
+        """``ctrl+g``: commit this reviewer's label files (in a worker), or say why not."""
+        return self.may_commit() or doing(Work.COMMIT)
+
     # ---- status --------------------------------------------------------------------------------
 
     def status(self) -> tuple[list[Part], bool]:

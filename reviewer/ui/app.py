@@ -20,8 +20,8 @@ from textual.app import App
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
-from reviewer.model.sanitize import clean, one_line
-from reviewer.review.outcome import Notice, Outcome, Work, doing, tell
+from reviewer.model.sanitize import one_line
+from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Target
 from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
@@ -34,14 +34,8 @@ from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
-from reviewer.ui.screens.clusters import ClustersScreen
-from reviewer.ui.screens.errors import ErrorsScreen
-from reviewer.ui.screens.help import HelpScreen
-from reviewer.ui.screens.history import HistoryScreen
 from reviewer.ui.screens.review import ReviewScreen
-from reviewer.ui.screens.stats import StatsScreen
 from reviewer.ui.theming import CODE_BACKGROUND, DISMISS_ID, ThemeCommands, Themes, startup_warning
-from reviewer.ui.widgets.chrome import StatusBar
 from reviewer.ui.widgets.warning_bar import WarningBar
 
 SAVE_RETRY_SECONDS = 5.0
@@ -164,6 +158,8 @@ class ReviewApp(App[int]):
             self.start("git-info", w.repository, root)
         elif item is Work.PROVENANCE and self.first_shown:
             self.start("git-provenance", w.run_commits, root)
+        elif item is Work.COMMIT:
+            self.start("git-commit", w.commit, root, session.reviewer, sorted(session.git.adjudicated))
 
     def tell(self, notice: Notice) -> None:
         """One notice as a toast (plain text, never markup)."""
@@ -195,7 +191,7 @@ class ReviewApp(App[int]):
         screen.run_list.show_run(selection.run_key)
         self.refresh_status()
         fid = selection.failure_id
-        if screen.evidence_wanted(fid, session.cached_evidence(fid) if fid else None):
+        if screen.workspace.evidence_wanted(fid, session.cached_evidence(fid) if fid else None):
             self.start("evidence", w.evidence, session, fid)
         if fid:
             self.start("stale", w.stale_one, session, fid)
@@ -267,9 +263,10 @@ class ReviewApp(App[int]):
 
     # ---- what workers found --------------------------------------------------------------------
 
-    def on_counted(self, message: m.Counted) -> None:
-        """Counted runs."""
-        self.report(self.session.folder.counted(message.counted, message.errors, message.done))
+    @on(m.Found)
+    def found(self, message: m.Found) -> None:
+        """A worker found something the session takes: say, start and redraw what it asks for."""
+        self.report(message.take(self.session))
 
     def on_seeked(self, message: m.Seeked) -> None:
         """Go where a seek landed, unless the reviewer moved on meanwhile."""
@@ -305,53 +302,18 @@ class ReviewApp(App[int]):
         """The shown file's colours arrived."""
         shown = self.session.shown
         if shown is not None and message.rendered.view.selection == shown.selection:
-            self.review_screen.coloured(message.rendered.code)
+            self.review_screen.workspace.coloured(message.rendered.code)
 
     def on_evidence_ready(self, message: m.EvidenceReady) -> None:
         """A failure's evidence, shown if it is still current."""
         if message.failure_id == self.session.selection.failure_id:
-            self.review_screen.show_evidence(message.failure_id, message.evidence, message.error)
+            self.review_screen.workspace.show_evidence(message.failure_id, message.evidence, message.error)
 
     def on_list_built(self, message: m.ListBuilt) -> None:
         """A big list's rows."""
         if self.session.folder.listing.take(message.generation, message.rows, message.order):
             self.list_rebuilt()
             self.refresh_status()
-
-    def on_tallied(self, message: m.Tallied) -> None:
-        """A big list's totals."""
-        if self.session.totals.take(message.order, message.tally, self.session):
-            self.refresh_status()
-
-    def on_stale_checked(self, message: m.StaleChecked) -> None:
-        """Labels found stale (or fresh again)."""
-        self.report(self.session.decisions.take_stale(message.stale))
-
-    def on_reviewers_read(self, message: m.ReviewersRead) -> None:
-        """Everyone's labels."""
-        self.report(self.session.team.take(message.snapshot, self.session.place(), self.session.selection))
-
-    def on_repo_read(self, message: m.RepoRead) -> None:
-        """The repository line, or why git is off."""
-        self.report(self.session.git.read(message.info, message.unsafe, message.error))
-
-    def on_provenance_read(self, message: m.ProvenanceRead) -> None:
-        """Each run's last commit: the shown run's goes on the Brief pane's border."""
-        self.session.git.provenance = message.provenance
-        self.read_view()
-
-    def on_committed(self, message: m.Committed) -> None:
-        """Say what was committed."""
-        self.report(self.session.git.committed(message.result, message.error, message.unsafe))
-
-    def on_folder_changed(self, message: m.FolderChanged) -> None:
-        """Runs added, changed or removed on disk: merge without moving the reviewer's place."""
-        self.report(self.session.folder.take_changes(message.changes, message.runs, message.errors,
-                                                     self.session.selection.run_key))
-
-    def on_said(self, message: m.Said) -> None:
-        """A worker's message."""
-        self.tell(Notice(one_line(message.message, 400), message.title, message.severity, 15))
 
     def watch_labels(self) -> None:
         """Retry unsaved decisions; take in outside changes to this reviewer's labels files."""
@@ -384,54 +346,6 @@ class ReviewApp(App[int]):
     def acted(self, message: Acted) -> None:
         """A key on the review screen acted on the session."""
         self.report(message.outcome, message.kind, message.step)
-
-    @on(StatusBar.ErrorsClicked)
-    def action_show_errors(self) -> None:
-        """``E``: list what did not load."""
-        if self.screen is self.review_screen:
-            self.push_screen(ErrorsScreen(self.session.folder.load_errors))
-
-    def action_copy_failure(self) -> None:
-        """``y``: copy the current failure's id and message."""
-        failure = self.session.current_failure()
-        if failure is None:
-            self.notify("No failure selected.", markup=False)
-            return
-        self.copy_to_clipboard(f"{failure.id}\n{clean(failure.check.message).text}")
-        self.notify(f"Copied {one_line(failure.id, 160)}", markup=False)
-
-    def action_help(self) -> None:
-        """``?``."""
-        if self.screen is self.review_screen:
-            self.push_screen(HelpScreen())
-
-    def action_clusters(self) -> None:
-        """``C``: the clusters screen."""
-        if self.screen is self.review_screen:
-            self.push_screen(ClustersScreen(self.session))
-
-    def action_stats(self) -> None:
-        """``S``: the statistics screen."""
-        if self.screen is self.review_screen:
-            self.push_screen(StatsScreen(self.session.analyses.stats))
-
-    def action_commit_labels(self) -> None:
-        """``ctrl+g``: commit this reviewer's label files, and nothing else."""
-        refusal = self.session.may_commit()
-        if refusal is not None:
-            self.report(refusal)
-            return
-        self.start("git-commit", w.commit, Path(self.session.store.root), self.session.reviewer,
-                   sorted(self.session.git.adjudicated))
-
-    def action_label_history(self) -> None:
-        """``H``: the current failure's label history from git."""
-        fid = self.session.selection.failure_id
-        refusal = self.session.git.unavailable("History") if fid else tell("No failure selected.", bell=True)
-        if refusal is not None:
-            self.report(refusal)
-        elif self.screen is self.review_screen:
-            self.push_screen(HistoryScreen(fid, self.session.analyses.history, self.symbols))
 
     def action_dismiss_warning(self) -> None:
         """``ctrl+w``: hide the warning bar."""

@@ -1,7 +1,8 @@
 """What the app's workers report. Every worker posts one of these; none touches the app itself.
 
 Messages that supersede an older one of their kind (a newer count, a newer view) declare
-``can_replace``, so a burst collapses to the newest.
+``can_replace``, so a burst collapses to the newest. A :class:`Found` message knows which
+session method takes what it carries: the app hands it over and reports the outcome.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from textual.message import Message
+
+from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.session import ReviewSession
 
 from reviewer.analysis.evidence import Evidence
 from reviewer.model import LoadError, Run
@@ -32,7 +36,15 @@ class Scanned(Message):
         self.scan = scan
 
 
-class Counted(Message):
+class Found(Message):
+    """Something a worker read that the session takes."""
+
+    def take(self, session: ReviewSession) -> Outcome:
+        """Hand it to the session; what to say, start and redraw."""
+        raise NotImplementedError
+
+
+class Counted(Found):
     """Every run counted so far by the counting worker (cumulative: a newer one replaces it)."""
 
     def __init__(self, counted: Mapping[str, tuple[str, ...]], errors: Mapping[str, str], done: bool) -> None:
@@ -44,6 +56,10 @@ class Counted(Message):
     def can_replace(self, message: Message) -> bool:
         """A newer count holds everything an older one did."""
         return isinstance(message, Counted)
+
+    def take(self, session: ReviewSession) -> Outcome:
+        """Merge the counts."""
+        return session.folder.counted(self.counted, self.errors, self.done)
 
 
 class Seeked(Message):
@@ -98,7 +114,7 @@ class ListBuilt(Message):
         self.order = order
 
 
-class Tallied(Message):
+class Tallied(Found):
     """Totals of a big list, recounted in a worker."""
 
     def __init__(self, order: list[str], tally: Tally) -> None:
@@ -106,24 +122,37 @@ class Tallied(Message):
         self.order = order
         self.tally = tally
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """The totals, if the list is still the same (the status line is redrawn after any take)."""
+        session.totals.take(self.order, self.tally, session)
+        return NOTHING
 
-class StaleChecked(Message):
+
+class StaleChecked(Found):
     """Which of this reviewer's labels are stale (their evidence changed)."""
 
     def __init__(self, stale: Mapping[str, bool]) -> None:
         super().__init__()
         self.stale = stale
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """Labels found stale (or fresh again)."""
+        return session.decisions.take_stale(self.stale)
 
-class ReviewersRead(Message):
+
+class ReviewersRead(Found):
     """Every reviewer's labels, as read from the folder."""
 
     def __init__(self, snapshot: ReviewersSnapshot) -> None:
         super().__init__()
         self.snapshot = snapshot
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """Everyone's labels (the disagreements walk starts here when asked for)."""
+        return session.team.take(self.snapshot, session.place(), session.selection)
 
-class RepoRead(Message):
+
+class RepoRead(Found):
     """The repository line (``info`` None outside git), or why git is off."""
 
     def __init__(self, info: RepoInfo | None, unsafe: str = "", error: str = "") -> None:
@@ -132,16 +161,25 @@ class RepoRead(Message):
         self.unsafe = unsafe
         self.error = error
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """The repository line, or why git is off."""
+        return session.git.read(self.info, self.unsafe, self.error)
 
-class ProvenanceRead(Message):
+
+class ProvenanceRead(Found):
     """Each run's last commit."""
 
     def __init__(self, provenance: dict[str, RunCommit]) -> None:
         super().__init__()
         self.provenance = provenance
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """Each run's last commit (the shown run's goes on the Brief pane's border)."""
+        session.git.provenance = self.provenance
+        return doing(Work.SELECTION)
 
-class Committed(Message):
+
+class Committed(Found):
     """A commit of this reviewer's labels finished (``error`` when it failed)."""
 
     def __init__(self, result: CommitResult | None, error: str = "", unsafe: str = "") -> None:
@@ -150,8 +188,12 @@ class Committed(Message):
         self.error = error
         self.unsafe = unsafe
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """Say what was committed."""
+        return session.git.committed(self.result, self.error, self.unsafe)
 
-class FolderChanged(Message):
+
+class FolderChanged(Found):
     """A live look at the folder found new, changed or removed runs."""
 
     def __init__(self, changes: Changes, runs: list[Run], errors: list[LoadError]) -> None:
@@ -160,8 +202,12 @@ class FolderChanged(Message):
         self.runs = runs
         self.errors = errors
 
+    def take(self, session: ReviewSession) -> Outcome:
+        """Merge what changed without moving the reviewer's place."""
+        return session.folder.take_changes(self.changes, self.runs, self.errors, session.selection.run_key)
 
-class Said(Message):
+
+class Said(Found):
     """A worker has something to tell the reviewer (a theme that could not be saved...)."""
 
     def __init__(self, message: str, title: str, severity: str = "warning") -> None:
@@ -169,3 +215,7 @@ class Said(Message):
         self.message = message
         self.title = title
         self.severity = severity
+
+    def take(self, session: ReviewSession) -> Outcome:
+        """Say it."""
+        return tell(self.message, self.title, self.severity, 15)

@@ -31,7 +31,6 @@ from reviewer.store.themes import (
     code_background,
     highlight_styles,
     load_themes,
-    theme_variable_defaults,
     to_textual_kwargs,
 )
 from reviewer.model.sanitize import one_line

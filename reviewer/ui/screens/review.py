@@ -17,17 +17,22 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from reviewer.analysis.evidence import Evidence
 from reviewer.model.label import Verdict
+from reviewer.model.sanitize import clean, one_line
 from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.ui.acted import Acted
 from reviewer.ui.screens.adjudicate import AdjudicateScreen, Choice
 from reviewer.ui.screens.annotate import NoteScreen, TagsScreen
+from reviewer.ui.screens.clusters import ClustersScreen
 from reviewer.ui.screens.confirm import ConfirmScreen
+from reviewer.ui.screens.errors import ErrorsScreen
+from reviewer.ui.screens.help import HelpScreen
+from reviewer.ui.screens.history import HistoryScreen
+from reviewer.ui.screens.stats import StatsScreen
 from reviewer.ui.render.lines import LINE_CAP
-from reviewer.ui.render.panes import Part, Rendered
+from reviewer.ui.render.panes import Rendered
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
 from reviewer.ui.widgets.code import CodePane, FileBar
 from reviewer.ui.widgets.evidence import EvidencePanel
@@ -35,7 +40,6 @@ from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.keybar import KeyBar
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.pane import Pane
-from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.transcript import TranscriptPane
 from reviewer.ui.widgets.warning_bar import BarWarning, WarningBar
 from reviewer.ui.widgets.workspace import Workspace, pane_of
@@ -101,29 +105,9 @@ class ReviewScreen(Screen[None]):
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
         self.run_list.show_run(view.selection.run_key)
 
-    def coloured(self, code: Part) -> None:
-        """The shown file's syntax colours."""
-        self.query_one(CodePane).show_part(code)
-
-    def evidence_wanted(self, failure_id: str, known: Evidence | None) -> bool:
-        """Show a failure's evidence when it is known; True when it must be computed."""
-        panel = self.query_one(EvidencePanel)
-        if failure_id == panel.failure_id:
-            return False
-        if known is not None:
-            panel.show(failure_id, known)
-            return False
-        panel.waiting(failure_id)
-        return bool(failure_id)
-
-    def show_evidence(self, failure_id: str, evidence: Evidence | None, error: str) -> None:
-        """A failure's evidence (or why it could not be computed)."""
-        self.query_one(EvidencePanel).show(failure_id, evidence, error)
-
     def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
         """Labels changed: the check list (from the view as it is now) and the run list's counts."""
-        if view is not None and view.run is not None:
-            self.query_one(GraderPane).show_checks(view, symbols)
+        self.workspace.relabelled(view, symbols)
         self.run_list.invalidate()
 
     def counts_changed(self) -> None:
@@ -261,6 +245,48 @@ class ReviewScreen(Screen[None]):
                                  if yes else None)
         self.app.push_screen(AdjudicateScreen(fid, labs, reviewers.snapshot.finals.get(fid), self.symbols), done)
 
+    def action_show_errors(self) -> None:
+        """``E``: list what did not load."""
+        self.app.push_screen(ErrorsScreen(self.session.folder.load_errors))
+
+    def on_status_bar_errors_clicked(self) -> None:
+        """The load-error count was clicked."""
+        self.action_show_errors()
+
+    def action_help(self) -> None:
+        """``?``."""
+        self.app.push_screen(HelpScreen())
+
+    def action_clusters(self) -> None:
+        """``C``: the clusters screen."""
+        self.app.push_screen(ClustersScreen(self.session))
+
+    def action_stats(self) -> None:
+        """``S``: the statistics screen."""
+        self.app.push_screen(StatsScreen(self.session.analyses.stats))
+
+    def action_commit_labels(self) -> None:
+        """``ctrl+g``: commit this reviewer's label files, and nothing else."""
+        self.act(self.session.commit())
+
+    def action_label_history(self) -> None:
+        """``H``: the current failure's label history from git."""
+        fid = self.session.selection.failure_id
+        refusal = self.session.git.unavailable("History") if fid else STAYED
+        if refusal is not None:
+            self.act(refusal)
+        else:
+            self.app.push_screen(HistoryScreen(fid, self.session.analyses.history, self.symbols))
+
+    def action_copy_failure(self) -> None:
+        """``y``: copy the current failure's id and message."""
+        failure = self.session.current_failure()
+        if failure is None:
+            self.act(tell("No failure selected."))
+            return
+        self.app.copy_to_clipboard(f"{failure.id}\n{clean(failure.check.message).text}")
+        self.act(tell(f"Copied {one_line(failure.id, 160)}"))
+
     # ---- clicks ------------------------------------------------------------------------------------
 
     def on_navigator_panel_searched(self, message: NavigatorPanel.Searched) -> None:
@@ -367,14 +393,8 @@ class ReviewScreen(Screen[None]):
 
     def action_find_in_pane(self) -> None:
         """``ctrl+f``: find in the focused text view, else the active pane's main view."""
-        focused = self.focused
-        pane = pane_of(focused) or self.workspace.pane(self.workspace.active_pane)
-        if isinstance(focused, TextView) and pane_of(focused) is not None:
-            view: TextView | None = focused
-        else:
-            views = list(pane.query("#output").results(TextView)) if pane.id == "grader" else list(pane.query(TextView))
-            view = views[0] if views else None
-        if view is None:
+        found = self.workspace.find_target(self.focused)
+        if found is None:
             self.act(tell("Find works in the Brief, Code, Grader and Transcript panes."))
-            return
-        self.query_one(FindBar).open(view, pane.TITLE)
+        else:
+            self.query_one(FindBar).open(*found)

@@ -13,13 +13,16 @@ from textual.app import ComposeResult
 from textual.containers import Container, Vertical
 from textual.widget import Widget
 
-from reviewer.ui.render.panes import Rendered
+from reviewer.analysis.evidence import Evidence
+from reviewer.review.view import FailureView
+from reviewer.ui.render.panes import Part, Rendered
 from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.widgets.chrome import PANE_IDS, PaneTabs
 from reviewer.ui.widgets.code import CodePane
 from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.pane import Pane
+from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.transcript import TranscriptPane
 
 
@@ -97,3 +100,35 @@ class Workspace(Vertical):
         self.query_one(CodePane).show(view.code, rendered.code)
         self.query_one(GraderPane).show(view, rendered.output, symbols)
         self.query_one(TranscriptPane).show(view, rendered.transcript)
+
+    def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
+        """Labels changed: the check list, from the view as it is now."""
+        if view is not None and view.run is not None:
+            self.query_one(GraderPane).show_checks(view, symbols)
+
+    def coloured(self, code: Part) -> None:
+        """The shown file's syntax colours."""
+        self.query_one(CodePane).show_part(code)
+
+    def evidence_wanted(self, failure_id: str, known: Evidence | None) -> bool:
+        """Show a failure's evidence when it is known; True when it must be computed."""
+        panel = self.query_one(EvidencePanel)
+        if failure_id == panel.failure_id:
+            return False
+        if known is not None:
+            panel.show(failure_id, known)
+            return False
+        panel.waiting(failure_id)
+        return bool(failure_id)
+
+    def show_evidence(self, failure_id: str, evidence: Evidence | None, error: str) -> None:
+        """A failure's evidence (or why it could not be computed)."""
+        self.query_one(EvidencePanel).show(failure_id, evidence, error)
+
+    def find_target(self, focused: Widget | None) -> tuple[TextView, str] | None:
+        """The text view ctrl+f searches and its pane's title: the focused view, else the pane's main one."""
+        pane = pane_of(focused) or self.pane(self.active_pane)
+        if isinstance(focused, TextView) and pane_of(focused) is not None:
+            return focused, pane.TITLE
+        views = list(pane.query("#output").results(TextView)) if pane.id == "grader" else list(pane.query(TextView))
+        return (views[0], pane.TITLE) if views else None
