@@ -25,7 +25,7 @@ from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Target
 from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
-from reviewer.store.themes import theme_variable_defaults
+from reviewer.ui.theming import theme_variable_defaults
 from reviewer.ui import messages as m
 from reviewer.ui import workers as w
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label

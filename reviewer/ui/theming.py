@@ -22,16 +22,15 @@ from textual.theme import Theme
 from reviewer.store.config import save_theme_choice
 from reviewer.store.themes import (
     BUILT_IN,
+    COLOR_KEYS,
     DEFAULT_THEME,
     DEFAULT_VERDICT,
     ThemeLoad,
     ThemeProblem,
     ThemeSpec,
     choose_theme,
-    code_background,
-    highlight_styles,
     load_themes,
-    to_textual_kwargs,
+    token_names,
 )
 from reviewer.model.sanitize import one_line
 from reviewer.ui.widgets.warning_bar import BarWarning
@@ -39,6 +38,66 @@ from reviewer.ui.widgets.warning_bar import BarWarning
 CODE_BACKGROUND = "code-background"
 """The CSS variable holding the code style's background."""
 DISMISS_ID = "dismiss-warning"
+
+
+def to_textual_kwargs(theme: ThemeSpec) -> dict[str, Any]:
+    """Keyword arguments for ``textual.theme.Theme(**kwargs)``.
+
+    The verdict colours travel as the CSS variables ``$verdict-specification`` and
+    ``$verdict-capability``.
+    """
+    variables = dict(theme.variables)
+    variables["verdict-specification"] = theme.specification_color
+    variables["verdict-capability"] = theme.capability_color
+    kwargs: dict[str, Any] = {"name": theme.name}
+    kwargs.update({key: theme.colors.get(key) for key in COLOR_KEYS})
+    kwargs["dark"] = theme.dark
+    kwargs["variables"] = variables
+    return kwargs
+
+
+def theme_variable_defaults() -> dict[str, str]:
+    """Fallbacks for the CSS variables these themes add, for ``App.get_theme_variable_defaults``.
+
+    Textual refuses CSS that names a variable the active theme lacks; with these defaults the
+    app's CSS also works under Textual's own themes (textual-dark, nord, ...).
+    """
+    return {
+        "verdict-specification": DEFAULT_VERDICT["specification"],
+        "verdict-capability": DEFAULT_VERDICT["capability"],
+    }
+
+
+def pygments_style(theme: ThemeSpec) -> type:
+    """The theme's Pygments style class: ``code_style`` with ``code_tokens`` applied over it."""
+    from pygments.styles import get_style_by_name
+
+    base = get_style_by_name(theme.code_style)
+    if not theme.code_tokens:
+        return base
+    known = token_names()
+    styles = dict(base.styles)
+    styles.update({known[name]: value for name, value in theme.code_tokens.items()})
+    return type(f"{base.__name__}For{re.sub(r'[^A-Za-z0-9]', '', theme.name)}", (base,), {"styles": styles})
+
+
+def highlight_styles(theme: ThemeSpec) -> dict[Any, str]:
+    """Token type to a Rich/Textual style string (``"bold #ff8800 on #272822"``), for every styled token."""
+    out: dict[Any, str] = {}
+    for token, style in pygments_style(theme):
+        words = [w for w in ("bold", "italic", "underline") if style.get(w)]
+        if style.get("color"):
+            words.append(f"#{style['color']}")
+        if style.get("bgcolor"):
+            words.append(f"on #{style['bgcolor']}")
+        if words:
+            out[token] = " ".join(words)
+    return out
+
+
+def code_background(theme: ThemeSpec) -> str:
+    """The background colour of the theme's code style (``#rrggbb``)."""
+    return str(pygments_style(theme).background_color)
 
 
 def highlight_theme(spec: ThemeSpec) -> type[HighlightTheme]:

@@ -12,7 +12,7 @@ from uihelp import make_app, press, settle, sync
 
 from reviewer.ui.render.markdown import markdown_lines
 from reviewer.ui.widgets.brief import BriefPane
-from reviewer.ui.widgets.text_view import fold
+from reviewer.ui.render.wrap import fold
 
 DOC = """# Roman numerals
 

@@ -15,7 +15,7 @@ from uihelp import warning_bar, make_app, press, settle, sync
 
 from reviewer.store.config import load_settings
 from reviewer.store.labelfile import parse_labels
-from reviewer.store.themes import code_background, highlight_styles
+from reviewer.ui.theming import code_background, highlight_styles
 from reviewer.ui.app import ReviewApp
 from reviewer.ui.bindings import DEFAULT_KEYS
 from reviewer.ui.widgets.text_view import TextView

@@ -9,7 +9,6 @@ millions of characters scrolls at the same speed as a short one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Sequence
 
 from rich.segment import Segment
@@ -25,30 +24,7 @@ from textual.style import Style as VisualStyle
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
 from reviewer.ui.render.lines import plain_texts
-
-
-def fold(line: Content, width: int, hang: Content | None = None) -> list[Content]:
-    """Wrap a line at ``width``; continuation rows keep the line's indent, or start with
-    ``hang`` (a list item's spaces, a quote's bar) when it is given."""
-    if len(line) <= width:
-        return [line]
-    if hang is not None and len(hang) <= width // 2:
-        indent, pad = len(hang), hang
-    else:
-        plain = line.plain
-        indent = min(len(plain) - len(plain.lstrip(" ")), width // 2)
-        pad = Content(" " * indent)
-    head, rest = line[:indent], line[indent:]
-    parts = rest.wrap(max(1, width - indent)) or [rest]
-    return [head + parts[0], *(pad + part for part in parts[1:])]
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One screen row: which logical line it shows and the part of it (wrapped views)."""
-
-    line: int
-    content: Content
+from reviewer.ui.render.wrap import Row, fold
 
 
 class TextView(ScrollView, can_focus=True):
