@@ -177,14 +177,6 @@ def key_form(key: str) -> str:
     return "".join(words(key))
 
 
-def tokens_of(value: str) -> tuple[Token, ...]:
-    """The scalar tokens of a value (a key=value set's values in order)."""
-    c = canon(value)
-    if c.pairs is not None:
-        return tuple(t for _, raw in c.pairs for t in tokens_of_scalar(raw))
-    return c.tokens
-
-
 def tokens_of_scalar(raw: str) -> tuple[Token, ...]:
     """The scalar tokens of one value (never parsed as a key=value set)."""
     return tuple(scalar(t) for t in split_tokens(strip_quotes(raw)))

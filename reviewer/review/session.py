@@ -215,10 +215,6 @@ class ReviewSession:
         """A file name was clicked."""
         return self.reselect(lambda sel, run: replace(sel, file=path))
 
-    def pick_attempt(self, attempt: int) -> bool:
-        """Show another attempt."""
-        return self.reselect(lambda sel, run: with_attempt(sel, run, attempt))
-
     def toggle_diff(self) -> bool:
         """``d``."""
         return bool(self.selection.file) and self.reselect(lambda sel, run: replace(sel, diff=not sel.diff))

@@ -180,7 +180,3 @@ def clear_adjudication(root: Path, session: str, run: str, check: str) -> bool:
     return True
 
 
-def adjudication_of(root: Path, session: str, run: str, check: str) -> Label | None:
-    """The adjudicated label of a failure (old entries read in the new form), or None."""
-    lab = adjudication_file(root, session).get(run, check)
-    return migrated(lab) if lab is not None else None

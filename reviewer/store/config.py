@@ -305,7 +305,6 @@ def setting_line(key: str) -> re.Pattern[str]:
     )
 
 
-THEME_LINE = setting_line("theme")
 TABLE_HEADER = re.compile(r"^[ \t]*\[")
 
 
@@ -322,11 +321,6 @@ def edit_setting_line(text: str, key: str, value: str) -> str:
             lines[i] = m["head"] + value + m["tail"] + line[len(body):]
             return "".join(lines)
     return f"{key} = {value}\n" + text
-
-
-def edit_theme_line(text: str, value: str) -> str:
-    """The text with its top-level ``theme = ...`` line set to ``value`` (added when absent)."""
-    return edit_setting_line(text, "theme", value)
 
 
 def save_setting(key: str, value: str, path: Path | None = None) -> str | None:

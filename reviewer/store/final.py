@@ -74,7 +74,3 @@ def final_verdicts(root: Path, sessions: list[str]) -> Finals:
     return Finals(finals, tuple(disagreements))
 
 
-def verdict_of(finals: Finals, key: FailureKey) -> Verdict | None:
-    """The final verdict of a failure, or None."""
-    lab = finals.labels.get(key)
-    return lab.verdict if lab else None

@@ -72,20 +72,6 @@ class Progress:
         with self.lock:
             self.stale.pop(failure_id, None)
 
-    def warm(self) -> int:
-        """Check every label of this reviewer for staleness (worker thread); returns how many are stale."""
-        stale = 0
-        for lab in list(self.labeller.labels.mine()):
-            try:
-                run, failure = self.labeller.find(lab.failure_id)
-            except UnknownFailure:
-                with self.lock:
-                    self.stale[lab.failure_id] = True
-                stale += 1
-                continue
-            stale += self.check(run, failure).stale
-        return stale
-
     def deferred(self, failure_id: str) -> bool:
         """Deferred by this reviewer."""
         lab = self.label(failure_id)

@@ -17,7 +17,7 @@ from reviewer.model.label import Verdict
 from reviewer.store.adjudication import (
     Unanimous,
     adjudicate_failure,
-    adjudication_of,
+    adjudication_file,
     consensus,
 )
 from reviewer.store.final import read_adjudications
@@ -66,7 +66,7 @@ def test_overriding_a_unanimous_verdict_needs_override(folder_with_votes: tuple[
     done = cli("adjudicate", str(root), "--failure", ids[0], "--verdict", C, "--reviewer", "carol", "--override")
     assert done.returncode == 0, done.stderr
     assert "final verdict capability by carol (--reviewer)" in done.stdout
-    assert adjudication_of(root, "m", "run1", "heldout:T00").verdict is Verdict.CAPABILITY
+    assert adjudication_file(root, "m").get("run1", "heldout:T00").verdict is Verdict.CAPABILITY
     # a disagreement and a failure nobody decided need no override
     assert cli("adjudicate", str(root), "--failure", ids[1], "--verdict", C, "--reviewer", "carol").returncode == 0
     assert cli("adjudicate", str(root), "--failure", ids[3], "--verdict", S, "--reviewer", "carol").returncode == 0
