@@ -79,6 +79,17 @@ def proposed(store: SessionStore, run: Run, failure: Failure) -> tuple[Repair, .
     return propose(evidence_for(store, run, failure))
 
 
+def applicable(rerun: Any, repairs: tuple[Repair, ...]) -> tuple[Repair, ...]:
+    """The repairs a grader's re-run can apply: re-expressing output needs a ``program`` whose
+    output the checker reads, or files it ``reads`` (a checker that runs the code in its own
+    process can only have a limit lifted or be graded where the files were saved)."""
+    from reviewer.model.repair import STDOUT_KINDS
+
+    if rerun.program or rerun.reads:
+        return repairs
+    return tuple(r for r in repairs if r.kind not in STDOUT_KINDS)
+
+
 def add(jobs: dict[tuple[str, str], Job], run: Run, failure: Failure, repairs: tuple[Repair, ...]) -> None:
     """Put a failure into its grading's job, adding repairs not there yet."""
     job = jobs.setdefault((run.key, failure.grader), Job(run, failure.grader))
@@ -99,7 +110,7 @@ def plan(store: SessionStore, args: argparse.Namespace, repairs: tuple[Repair, .
                 g = graders.get(f.grader)
                 if g is None or g.rerun is None or g.rerun.problem:
                     continue
-                found = proposed(store, run, f)
+                found = applicable(g.rerun, proposed(store, run, f))
                 if found:
                     add(jobs, run, f, found)
         return list(jobs.values())

@@ -89,7 +89,8 @@ def test_the_corpus_declares_a_usable_rerun_for_every_grader() -> None:
         assert g.rerun is not None and g.rerun.problem == "", (key, g.name)
         assert g.rerun.runtime in ("python>=3.11", "go>=1.19"), key
     programs = {run.task: g.rerun.program for run in store.runs for g in run.graders if g.rerun and g.rerun.program}
-    assert programs == {"connected": "connected.py", "eulerian": "eulerian.py", "mst": "mst.py", "fast-expt": "fast_expt.py"}
+    assert programs == {"connected": "connected.py", "eulerian": "eulerian.py", "mst": "mst.py", "fast-expt": "fast_expt.py",
+                        "depth": "depth.py"}
 
 
 @pytest.mark.skipif(shutil.which("go") is None, reason="needs Go")

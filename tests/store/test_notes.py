@@ -96,7 +96,7 @@ def test_note_entries_count_as_unlabelled_in_stats_export_agreement_and_progress
     assert [(r["reviewer"], r["check"]) for r in rows] == [("bob", "heldout:test_connected")]
     labels = read_label_set(folder, ["s1", "s2"])
     assert [lab.reviewer for lab in labels.by_failure[("s2", "r3", "heldout:test_connected")]] == ["bob"]
-    assert main(["stats", str(folder), "--json"]) == 0
+    assert main(["stats", str(folder), "--json", "--final"]) == 0
     stats = json.loads(capsys.readouterr().out)
     connected = next(t for t in stats["tasks"] if t["task"] == "connected")
     # bob's verdict alone is the final one: alice's note neither adds a verdict nor disputes his
