@@ -188,6 +188,8 @@ class ReviewApp(App[int]):
         session, screen = self.session, self.review_screen
         selection = session.selection
         self.start("view", w.view, session, selection, self.highlight, screen.caps)
+        if session.folder.listing.unfold_for(selection.run_key, session.current_run()):
+            self.rebuild_list()  # the run was in a folded group
         screen.run_list.show_run(selection.run_key)
         self.refresh_status()
         fid = selection.failure_id
