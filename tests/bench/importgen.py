@@ -18,8 +18,9 @@ import hashlib
 import json
 import struct
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 import zstandard
 
@@ -38,7 +39,7 @@ TASK = (
 def observation(step: int, task: int) -> str:
     """The output of one command, about 600 bytes."""
     lines = [f"timeutil/parse.py:{10 + i}:    part = text[{i}:{i + step}]  # task {task}" for i in range(8)]
-    return f"<returncode>0</returncode>\n<output>\n" + "\n".join(lines) + "\n</output>"
+    return "<returncode>0</returncode>\n<output>\n" + "\n".join(lines) + "\n</output>"
 
 
 def command(step: int) -> str:

@@ -28,7 +28,7 @@ INSTANCE = "demo__demo-1"
 def reviewer(*argv: str) -> subprocess.CompletedProcess[str]:
     """The real command line, in a child process."""
     code = "import sys; from reviewer.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", code, *argv], check=False, capture_output=True, text=True, timeout=120)
 
 
 def fixture(work: Path) -> tuple[Path, Path, Path, list[Path]]:

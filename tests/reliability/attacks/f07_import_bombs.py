@@ -16,14 +16,17 @@ that is visible in the imported run.
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+
+from bench.importgen import ZstdZip, header, sample
 
 from attacks import Outcome
-from bench.importgen import ZstdZip, header, sample
 
 FINDING = 7
 TITLE = "a 22 KB .eval bomb takes gigabytes to import; a 1,000,000-message sample aborts the whole import"
@@ -90,6 +93,11 @@ def write_log(path: Path, special: str, chunks: Iterator[bytes]) -> Path:
     return path
 
 
+def limit_memory() -> None:
+    """In the child: at most 1 GiB of address space."""
+    resource.setrlimit(resource.RLIMIT_AS, (RSS_LIMIT, RSS_LIMIT))
+
+
 def reviewer_cmd(*argv: str) -> list[str]:
     """The real command line."""
     return [sys.executable, "-c", "import sys; from reviewer.cli import main; sys.exit(main(sys.argv[1:]))", *argv]
@@ -97,7 +105,7 @@ def reviewer_cmd(*argv: str) -> list[str]:
 
 def measured(argv: list[str], limit: int) -> tuple[int, int, float, str]:
     """(exit status, peak RSS in bytes, seconds, output) of ``argv`` run in a child process."""
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(limit), *argv], capture_output=True, text=True, timeout=900)
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(limit), *argv], check=False, capture_output=True, text=True, timeout=900)
     code, peak, seconds = done.stdout.split()
     return int(code), int(peak), float(seconds), done.stderr.strip()
 
@@ -132,8 +140,8 @@ def check(work: Path) -> Outcome:
     long_log = write_log(work / "long.eval", "long", million_chunks())
     figures: dict[str, Any] = {"bomb_file_kb": round(bomb.stat().st_size / 1024, 1), "long_file_kb": round(long_log.stat().st_size / 1024, 1)}
     started = time.monotonic()
-    plain = subprocess.run([sys.executable, "-c", PLAIN_PARSE, str(bomb), "samples/bomb_epoch_1.json"], capture_output=True, text=True,
-                           timeout=600, preexec_fn=lambda: __import__("resource").setrlimit(__import__("resource").RLIMIT_AS, (RSS_LIMIT, RSS_LIMIT)))
+    plain = subprocess.run([sys.executable, "-c", PLAIN_PARSE, str(bomb), "samples/bomb_epoch_1.json"], check=False,
+                           capture_output=True, text=True, timeout=600, preexec_fn=limit_memory)
     live = plain.returncode != 0 and "MemoryError" in plain.stderr
     figures["plain_parse_fails_under_1gb"] = live
     figures["plain_parse_seconds"] = round(time.monotonic() - started, 1)
