@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -97,7 +98,7 @@ def unique_paths(paths: list[Path]) -> list[Path]:
     seen: set[str] = set()
     out = []
     for p in paths:
-        key = str(p.resolve())
+        key = os.path.abspath(p)  # no system call per source (links are refused when read)
         if key not in seen:
             seen.add(key)
             out.append(p)

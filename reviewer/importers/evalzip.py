@@ -41,6 +41,7 @@ class EvalZip:
         self.total_cap = total_cap
         self.entry_cap = entry_cap
         self.used = 0
+        self.dctx = zstandard.ZstdDecompressor()
         try:
             self.zip = zipfile.ZipFile(self.file)
             infos = self.zip.infolist()
@@ -90,7 +91,7 @@ class EvalZip:
             raise self.too_large(info.filename)
         return data
 
-    def read_zstd(self, info: zipfile.ZipInfo, budget: int) -> bytearray:
+    def read_zstd(self, info: zipfile.ZipInfo, budget: int) -> bytes | bytearray:
         """A zstd entry (method 93): locate its data by the local header and decompress it."""
         offset = info.header_offset
         self.file.seek(offset)
@@ -104,11 +105,24 @@ class EvalZip:
         payload = self.file.read(info.compress_size)
         if len(payload) < info.compress_size:
             raise NotFormat(f"entry {info.filename}: compressed data is cut short")
+        try:
+            size = zstandard.frame_content_size(payload)
+        except zstandard.ZstdError:
+            size = -1
+        if 0 <= size == info.file_size <= budget:
+            try:
+                whole = self.dctx.decompress(payload)
+            except zstandard.ZstdError:
+                whole = b""  # read again as a stream below, which says what is wrong
+            if len(whole) == size:
+                return whole  # a frame of the declared size, decompressed at once; the CRC is checked next
         out = bytearray()
         try:
             with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(payload), read_across_frames=True) as reader:
+                want = min(budget + 1, max(info.file_size + 1, 1 << 12))  # honest entries: one read
                 while len(out) <= budget:
-                    chunk = reader.read(1 << 20)
+                    chunk = reader.read(want)
+                    want = 1 << 20
                     if not chunk:
                         break
                     out += chunk

@@ -217,10 +217,14 @@ def sample_metadata(sample: dict[str, Any], log: LogInfo, outside: list[dict[str
     return meta
 
 
-def sample_run(sample: dict[str, Any], log: LogInfo, cuts: list[str] | None = None) -> RunSpec:
-    """One run for one sample epoch; ``cuts``: what reading the sample left out (shown in the run)."""
-    attachments = sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
-    sample = {k: (v if k in ("attachments", "events") else resolve(v, attachments)) for k, v in sample.items()}
+def sample_run(sample: dict[str, Any], log: LogInfo, cuts: list[str] | None = None, resolved: bool = False) -> RunSpec:
+    """One run for one sample epoch; ``cuts``: what reading the sample left out (shown in the run).
+
+    ``resolved``: the attachment references were already replaced (see ``inspect_log.resolved_text``).
+    """
+    attachments = {} if resolved else sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
+    if attachments:
+        sample = {k: (v if k in ("attachments", "events") else resolve(v, attachments)) for k, v in sample.items()}
     messages = sample.get("messages") if isinstance(sample.get("messages"), list) else []
     if not messages and isinstance(sample.get("message_pool"), list):
         messages = sample["message_pool"]
@@ -297,20 +301,20 @@ def eval_unit(info: LogInfo, entry: str) -> RunSpec:
     if log is None:
         log = OPEN[key] = reopen(info.path, info.identity)
     try:
-        sample, cuts = log.read_entry(entry)
+        sample, cuts, resolved = log.read_entry(entry)
     except NotFormat as exc:
         raise exc.about(info.path) from None
-    return sample_run(sample, info, cuts)
+    return sample_run(sample, info, cuts, resolved)
 
 
 def inline_unit(context: tuple[InspectLog, LogInfo], item: Any) -> RunSpec:
     """The run of one sample of a ``.json`` log or of the summaries."""
     log, info = context
     try:
-        sample, cuts = log.read_inline(item)
+        sample, cuts, resolved = log.read_inline(item)
     except NotFormat as exc:
         raise exc.about(info.path) from None
-    return sample_run(sample, info, cuts)
+    return sample_run(sample, info, cuts, resolved)
 
 
 def import_inspect(paths: list[Path], name: str | None, model: str | None = None) -> ImportedSession:

@@ -16,6 +16,7 @@ the same log opens it again by path and checks it is the same file (device and i
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -88,17 +89,44 @@ class InspectLog:
         if self.archive is not None:
             self.archive.file.close()
 
-    def read_entry(self, name: str) -> tuple[dict[str, Any], list[str]]:
-        """One sample entry of an ``.eval``, within :data:`SAMPLE_CAPS`; (sample, notes)."""
+    def read_entry(self, name: str) -> tuple[dict[str, Any], list[str], bool]:
+        """One sample entry of an ``.eval``, within :data:`SAMPLE_CAPS`; (sample, notes, attachments resolved)."""
         assert self.archive is not None
-        return read_object(self.archive.read(name), name, SAMPLE_CAPS)
+        return read_sample(self.archive.read(name), name)
 
-    def read_inline(self, item: Any) -> tuple[dict[str, Any], list[str]]:
+    def read_inline(self, item: Any) -> tuple[dict[str, Any], list[str], bool]:
         """One sample of a ``.json`` log (its span) or of the summaries (the dict)."""
         if isinstance(item, dict):
-            return item, []
+            return item, [], False
         start, end = item
-        return read_object(memoryview(self.data)[start:end].tobytes(), f"sample at byte {start:,}", SAMPLE_CAPS)
+        return read_sample(memoryview(self.data)[start:end].tobytes(), f"sample at byte {start:,}")
+
+
+REF_TOKEN = re.compile(rb'(?<=[:\[,\s])"(?:attachment|tc)://([A-Za-z0-9_-]{1,200})"(?=\s*[,\]}])')
+
+
+def read_sample(data: bytes | bytearray, what: str) -> tuple[dict[str, Any], list[str], bool]:
+    """A sample within :data:`SAMPLE_CAPS`, its attachment references replaced when that is cheap.
+
+    Inspect stores long strings once in ``attachments`` and writes ``"attachment://<hash>"``
+    in their place. For a sample read whole, every such string token in the JSON text is
+    replaced by the attachment (JSON-encoded) and the text parsed again: two parses in C
+    instead of a Python walk over every value. Returns (sample, notes, resolved).
+    """
+    sample, notes = read_object(data, what, SAMPLE_CAPS)
+    attachments = sample.get("attachments")
+    if notes or not isinstance(attachments, dict) or not attachments or REF_TOKEN.search(data) is None:
+        return sample, notes, False
+
+    def value(m: re.Match[bytes]) -> bytes:
+        key = m.group(1).decode("ascii")
+        return json.dumps(attachments[key], ensure_ascii=False).encode("utf-8", "surrogatepass") if key in attachments else m.group(0)
+
+    resolved, _ = read_object(REF_TOKEN.sub(value, data), what, SAMPLE_CAPS)
+    for key, cap in SAMPLE_CAPS.members.items():
+        if isinstance(sample.get(key), list):
+            resolved[key] = resolved[key][:cap]
+    return resolved, notes, True
 
 
 def require_header(doc: Any, where: str) -> dict[str, Any]:
@@ -157,7 +185,7 @@ def read_json_log(path: Path, data: bytes) -> InspectLog:
     for span in items:
         if data[span[0] : span[0] + 1] != b"{":
             continue
-        sample, _notes = log.read_inline(span)
+        sample, _notes, _resolved = log.read_inline(span)
         keyed.append((sample_order(sample.get("id"), sample.get("epoch")), span))
     keyed.sort()
     log.inline = [span for _key, span in keyed]

@@ -78,9 +78,29 @@ def open_regular(path: Path) -> int:
     """An open descriptor of the regular file ``path``, opened ``O_NOFOLLOW``; ImportFailed for anything else.
 
     The folders above ``path`` are the user's (they named it); the file itself must not be a
-    link, a FIFO or a device.
+    link (refused by the kernel, then named by :func:`refusal`) and must be a regular file
+    (checked on the descriptor: a FIFO is opened ``O_NONBLOCK``, a terminal ``O_NOCTTY``, so
+    opening one has no effect before it is refused).
     """
-    return opened(path)
+    return regular_fd(open_nofollow(path), path)[0]
+
+
+def open_nofollow(path: Path) -> int:
+    """``os.open`` of a source without following a link; a failure explained by :func:`refusal`."""
+    try:
+        return os.open(path, OPEN_FLAGS | os.O_NOCTTY)
+    except OSError as exc:
+        problem = refusal(path)
+        raise problem or ImportFailed(f"{path}: cannot open: {exc.strerror or exc}") from None
+
+
+def regular_fd(fd: int, path: object) -> tuple[int, int]:
+    """(``fd``, its size) when it is a regular file; closed and ImportFailed otherwise."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise ImportFailed(f"{path}: is {describe_mode(st.st_mode)}, not a regular file")
+    return fd, st.st_size
 
 
 def open_inside(root_fd: int, rel: str, shown: object) -> int:
@@ -113,16 +133,20 @@ def open_inside(root_fd: int, rel: str, shown: object) -> int:
         os.close(fd)
 
 
-def read_fd(fd: int, path: object, cap: int) -> bytes:
-    """All bytes of an open file (closed afterwards); ImportFailed past ``cap``."""
+def read_fd(fd: int, path: object, cap: int, size: int = -1) -> bytes:
+    """All bytes of an open file (closed afterwards); ImportFailed past ``cap``. ``size``: its size, when known."""
     try:
-        size = os.fstat(fd).st_size
+        if size < 0:
+            size = os.fstat(fd).st_size
         if size > cap:
             raise ImportFailed(f"{path}: larger than {cap >> 20} MiB, too large to import")
-        chunks = []
-        total = 0
+        first = os.read(fd, size + 1)
+        if len(first) <= size:
+            return first  # a regular file that read short is at its end
+        chunks = [first]
+        total = len(first)
         while True:
-            chunk = os.read(fd, max(size + 1 - total, 1 << 16))
+            chunk = os.read(fd, 1 << 20)
             if not chunk:
                 break
             total += len(chunk)
@@ -153,7 +177,8 @@ def open_folder(path: Path) -> int:
 
 def read_source(path: Path, cap: int = SOURCE_CAP) -> bytes:
     """All bytes of a source file (opened without following a link); ImportFailed when larger than ``cap`` or unreadable."""
-    return read_fd(open_regular(path), path, cap)
+    fd, size = regular_fd(open_nofollow(path), path)
+    return read_fd(fd, path, cap, size)
 
 
 def read_text_source(path: Path, cap: int = TEXT_CAP) -> str:

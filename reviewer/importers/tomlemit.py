@@ -69,7 +69,20 @@ class Emitter:
         return done
 
     def fits_inline(self, obj: dict[str, Any]) -> bool:
-        """tomli_w's rule: an array-of-tables item stays inline when it fits on one short line."""
+        """tomli_w's rule: an array-of-tables item stays inline when it fits on one short line.
+
+        A table whose keys and string values alone pass the limit, or with a multi-line
+        string, cannot fit: that is decided without rendering it.
+        """
+        least = 0
+        for k, v in obj.items():
+            least += len(k) + 4
+            if type(v) is str:
+                if self.multiline and "\n" in v:
+                    return False
+                least += len(v)
+        if least + len(INDENT) + 3 > MAX_LINE_LENGTH:
+            return False
         rendered = self.inline_table(obj)
         return len(rendered) + len(INDENT) + 1 <= MAX_LINE_LENGTH and "\n" not in rendered
 

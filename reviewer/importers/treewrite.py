@@ -18,9 +18,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import posixpath
+from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from reviewer.importers.layout import Files, run_files
@@ -30,6 +32,8 @@ WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXE
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 PARALLEL_FROM = 200
 CHUNK = 32
+THREADS = 16
+IN_FLIGHT = 64
 
 
 @dataclass
@@ -80,14 +84,53 @@ def write_tree(dir_fd: int, base: str, files: Files) -> None:
         write_bytes(dir_fd, f"{base}/{path}", files[rel])
 
 
+class TreeWriter:
+    """Writes run folders on a pool of threads, at most IN_FLIGHT runs behind the caller.
+
+    Creating a file or folder on a busy disk mostly waits (for the journal, for other
+    processes' syncs): one thread spends ~250 us a call waiting where sixteen overlap their
+    waits, so writing is handed to threads while the caller lays out the next run. Errors come
+    back from :meth:`submit` or :meth:`drain`; nothing is lost silently.
+    """
+
+    def __init__(self, threads: int = THREADS) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="import-write")
+        self.pending: deque[Future[None]] = deque()
+
+    def submit(self, dir_fd: int, base: str, files: Files) -> None:
+        """Queue :func:`write_tree` of one run (waits when too many are queued)."""
+        self.pending.append(self.pool.submit(write_tree, dir_fd, base, files))
+        while len(self.pending) > IN_FLIGHT:
+            self.pending.popleft().result()
+
+    def drain(self) -> None:
+        """Wait until everything queued is written; the first failure is raised."""
+        while self.pending:
+            self.pending.popleft().result()
+
+    def __enter__(self) -> TreeWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        try:
+            if kind is None:
+                self.drain()
+        finally:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def made_of(run: RunSpec, run_id: str) -> Made:
     """The record of a written run."""
     return Made(run_id, run.source, run.model, run.task, list(run.warnings), run.harness_version)
 
 
-def write_run(runs_fd: int, folder: str, run: RunSpec) -> Made:
-    """Lay out and write one run into ``runs/<folder>``; its record names it ``folder``."""
-    write_tree(runs_fd, folder, run_files(run))
+def write_run(runs_fd: int, folder: str, run: RunSpec, writer: TreeWriter | None = None) -> Made:
+    """Lay out and write one run into ``runs/<folder>`` (queued on ``writer`` when given); its record names it ``folder``."""
+    files = run_files(run)
+    if writer is None:
+        write_tree(runs_fd, folder, files)
+    else:
+        writer.submit(runs_fd, folder, files)
     return made_of(run, folder)
 
 
@@ -96,11 +139,12 @@ def work_chunk(make: UnitFunc, context: Any, units: list[Any], runs_path: str, f
     fd = os.open(runs_path, DIR_FLAGS)
     try:
         out = []
-        for i, unit in enumerate(units):
-            run = make(context, unit)
-            made = write_run(fd, f".w{first + i}", run)
-            made.id = run.id  # the wanted id: the parent hands out the final one
-            out.append(made)
+        with TreeWriter() as writer:
+            for i, unit in enumerate(units):
+                run = make(context, unit)
+                made = write_run(fd, f".w{first + i}", run, writer)
+                made.id = run.id  # the wanted id: the parent hands out the final one
+                out.append(made)
         return out
     finally:
         os.close(fd)
@@ -144,12 +188,15 @@ def parallel(job: Job, runs_fd: int, runs_path: str, workers: int) -> Iterator[t
             raise
 
 
-def write_job(job: Job, runs_fd: int, runs_path: str, claim: Callable[[str], str], workers: int | None) -> Iterator[Made]:
-    """Every run of ``job`` written under its final id (claimed in source order); yields each record."""
+def write_job(job: Job, runs_fd: int, runs_path: str, claim: Callable[[str], str], workers: int | None, writer: TreeWriter) -> Iterator[Made]:
+    """Every run of ``job`` written under its final id (claimed in source order); yields each record.
+
+    Runs written in this process are queued on ``writer``: they are on disk once it is drained.
+    """
     n = 0 if job.local else workers_for(len(job.units), workers)
     if n == 0:
         for run in job.runs():
-            yield write_run(runs_fd, claim(run.id), run)
+            yield write_run(runs_fd, claim(run.id), run, writer)
         return
     for folder, made in parallel(job, runs_fd, runs_path, n):
         made.id = claim(made.id)

@@ -34,6 +34,7 @@ from reviewer.importers.tomlsafe import dumps
 from reviewer.importers.treewrite import (
     DIR_FLAGS,
     Made,
+    TreeWriter,
     flush,
     write_bytes,
     write_job,
@@ -244,14 +245,14 @@ def write_runs(session: ImportedSession, build: Path, claim: Callable[[str], str
     made: list[Made] = []
     total = session.total()
     try:
-        for run in session.runs:
-            m = write_run(runs_fd, claim(run.id), run)
-            made.append(m)
-        for job in session.jobs:
-            for m in write_job(job, runs_fd, str(runs_path), claim, workers):
-                made.append(m)
-                if progress is not None:
-                    progress(len(made), total)
+        with TreeWriter() as writer:
+            for run in session.runs:
+                made.append(write_run(runs_fd, claim(run.id), run, writer))
+            for job in session.jobs:
+                for m in write_job(job, runs_fd, str(runs_path), claim, workers, writer):
+                    made.append(m)
+                    if progress is not None:
+                        progress(len(made), total)
         return made
     finally:
         os.close(runs_fd)
