@@ -31,9 +31,17 @@ def string(s: str, multiline: bool) -> str:
     return '"' + (s.translate(ONE_LINE) if ILLEGAL.search(s) else s) + '"'
 
 
+KEYS: dict[str, str] = {}
+
+
 def key(part: str) -> str:
-    """A key: bare when it can be, else quoted."""
-    return part if BARE_KEY.fullmatch(part) else string(part, False)
+    """A key: bare when it can be, else quoted (the few keys documents repeat are remembered)."""
+    done = KEYS.get(part)
+    if done is None:
+        done = part if BARE_KEY.fullmatch(part) else string(part, False)
+        if len(KEYS) < 4096:
+            KEYS[part] = done
+    return done
 
 
 class Emitter:

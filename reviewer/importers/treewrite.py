@@ -32,7 +32,7 @@ WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXE
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 PARALLEL_FROM = 200
 CHUNK = 32
-THREADS = 16
+THREADS = 4
 IN_FLIGHT = 64
 
 
@@ -87,14 +87,15 @@ def write_tree(dir_fd: int, base: str, files: Files) -> None:
 class TreeWriter:
     """Writes run folders on a pool of threads, at most IN_FLIGHT runs behind the caller.
 
-    Creating a file or folder on a busy disk mostly waits (for the journal, for other
-    processes' syncs): one thread spends ~250 us a call waiting where sixteen overlap their
-    waits, so writing is handed to threads while the caller lays out the next run. Errors come
-    back from :meth:`submit` or :meth:`drain`; nothing is lost silently.
+    Creating a file or folder on a busy disk often waits (for the journal, for other
+    processes' syncs), so writing is handed to a few threads while the caller lays out the
+    next run; on an idle disk they overlap the waits, on a CPU-bound machine they cost little
+    more than writing in line. Errors come back from :meth:`submit` or :meth:`drain`; nothing
+    is lost silently.
     """
 
-    def __init__(self, threads: int = THREADS) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="import-write")
+    def __init__(self, threads: int | None = None) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=threads or THREADS, thread_name_prefix="import-write")
         self.pending: deque[Future[None]] = deque()
 
     def submit(self, dir_fd: int, base: str, files: Files) -> None:

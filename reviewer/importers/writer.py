@@ -245,10 +245,12 @@ def write_runs(session: ImportedSession, build: Path, claim: Callable[[str], str
     made: list[Made] = []
     total = session.total()
     try:
-        with TreeWriter() as writer:
-            for run in session.runs:
-                made.append(write_run(runs_fd, claim(run.id), run, writer))
-            for job in session.jobs:
+        for run in session.runs:
+            made.append(write_run(runs_fd, claim(run.id), run))
+        for job in session.jobs:
+            # the writer's threads start with its first run: a job read by worker processes
+            # forks them from a process that has no other thread
+            with TreeWriter() as writer:
                 for m in write_job(job, runs_fd, str(runs_path), claim, workers, writer):
                     made.append(m)
                     if progress is not None:

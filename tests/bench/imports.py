@@ -14,7 +14,12 @@ times in child processes:
 - ``inspect_read``: ``inspect_ai.log.read_eval_log`` of the log (the time of the call, its
   import excluded), when ``inspect_ai`` is importable (``pip install '.[bench]'``).
 
-Prints medians and ratios (``ratio = import / floor``; ``vs_inspect = import / inspect_read``).
+- ``write_floor``: a plain loop writing the files the import wrote (``makedirs``, ``open``,
+  ``write``; one ``sync``), their bytes already in memory: what writing alone costs on this disk.
+
+Prints medians and ratios (``ratio = import / floor``, ``ratio_read_write = import / (floor +
+write_floor)``, ``vs_read_eval_log = import / inspect_read``) and the import's CPU seconds
+(user + system of the process and its workers).
 With ``--strace`` (and ``strace`` on the PATH) one more import of each kind runs under
 ``strace -f -c`` and the counts of ``mkdir`` (and failed ones), ``openat`` and all calls are
 printed. The machine may be shared: figures are noisy; compare ratios from the same run.
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -60,6 +66,27 @@ with open(sys.argv[1], "rb") as f, zipfile.ZipFile(f) as z:
         json.loads(data)
 print(time.perf_counter() - t)
 """
+FLOOR_WRITE = """
+import os, sys, time
+src, dst = sys.argv[1], sys.argv[2]
+files = []
+for folder, _dirs, names in os.walk(src):
+    for name in names:
+        path = os.path.join(folder, name)
+        with open(path, "rb") as f:
+            files.append((os.path.relpath(path, src), f.read()))
+t = time.perf_counter()
+made = set()
+for rel, data in files:
+    parent = os.path.dirname(os.path.join(dst, rel))
+    if parent not in made:
+        os.makedirs(parent, exist_ok=True)
+        made.add(parent)
+    with open(os.path.join(dst, rel), "wb") as f:
+        f.write(data)
+os.sync()
+print(time.perf_counter() - t)
+"""
 INSPECT_READ = """
 import sys, time
 from inspect_ai.log import read_eval_log
@@ -70,11 +97,17 @@ print(time.perf_counter() - t)
 """
 
 
+CPU: list[float] = []
+
+
 def wall(argv: list[str]) -> float:
-    """Seconds the command takes, from the outside; it must succeed."""
+    """Seconds the command takes, from the outside; it must succeed. Its CPU seconds go to CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"failed: {' '.join(argv[:4])}...: {done.stderr[-800:]}")
     return seconds
@@ -134,19 +167,27 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             serial += 1
             times.setdefault(f"mini_{n}_floor_s", []).append(inner([sys.executable, "-c", FLOOR_FILES, str(lists[n])]))
             times.setdefault(f"mini_{n}_import_s", []).append(wall(import_argv("mini-swe-agent", trajs[:n], work / f"out{serial}", args.workers)))
+            times.setdefault(f"mini_{n}_import_cpu_s", []).append(CPU[-1])
+            times.setdefault(f"mini_{n}_write_floor_s", []).append(inner([sys.executable, "-c", FLOOR_WRITE, str(work / f"out{serial}"), str(work / f"copy{serial}")]))
             shutil.rmtree(work / f"out{serial}")
+            shutil.rmtree(work / f"copy{serial}")
         if log is not None:
             serial += 1
             times.setdefault("inspect_floor_s", []).append(inner([sys.executable, "-c", FLOOR_EVAL, str(log)]))
             times.setdefault("inspect_import_s", []).append(wall(import_argv("inspect", [log], work / f"out{serial}", args.workers)))
+            times.setdefault("inspect_import_cpu_s", []).append(CPU[-1])
+            times.setdefault("inspect_write_floor_s", []).append(inner([sys.executable, "-c", FLOOR_WRITE, str(work / f"out{serial}"), str(work / f"copy{serial}")]))
             shutil.rmtree(work / f"out{serial}")
+            shutil.rmtree(work / f"copy{serial}")
             if has_inspect:
                 times.setdefault("inspect_read_s", []).append(inner([sys.executable, "-c", INSPECT_READ, str(log), str(args.samples)]))
     figures: dict[str, Any] = {k: round(statistics.median(v), 3) for k, v in times.items()}
     for n in sizes:
         figures[f"mini_{n}_ratio"] = round(figures[f"mini_{n}_import_s"] / figures[f"mini_{n}_floor_s"], 2)
+        figures[f"mini_{n}_ratio_read_write"] = round(figures[f"mini_{n}_import_s"] / (figures[f"mini_{n}_floor_s"] + figures[f"mini_{n}_write_floor_s"]), 2)
     if log is not None:
         figures["inspect_ratio"] = round(figures["inspect_import_s"] / figures["inspect_floor_s"], 2)
+        figures["inspect_ratio_read_write"] = round(figures["inspect_import_s"] / (figures["inspect_floor_s"] + figures["inspect_write_floor_s"]), 2)
         if has_inspect:
             figures["inspect_vs_read_eval_log"] = round(figures["inspect_import_s"] / figures["inspect_read_s"], 2)
     figures["inspect_ai_available"] = has_inspect
