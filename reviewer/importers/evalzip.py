@@ -119,7 +119,7 @@ class EvalZip:
         out = bytearray()
         try:
             with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(payload), read_across_frames=True) as reader:
-                want = min(budget + 1, max(info.file_size + 1, 1 << 12))  # honest entries: one read
+                want = min(budget + 1, max(info.file_size + 1, 1 << 12), 8 << 20)  # small entries: one read
                 while len(out) <= budget:
                     chunk = reader.read(want)
                     want = 1 << 20
