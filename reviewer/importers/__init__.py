@@ -16,4 +16,4 @@ from __future__ import annotations
 FORMATS: tuple[str, ...] = ("inspect", "swe-agent", "mini-swe-agent", "go-test", "junit", "pytest")
 FOLDER_FORMATS = frozenset({"go-test", "junit", "pytest"})
 
-__all__ = ["FOLDER_FORMATS", "FORMATS"]
+__all__ = ["FORMATS", "FOLDER_FORMATS"]

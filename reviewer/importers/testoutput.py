@@ -19,14 +19,7 @@ from pathlib import Path
 
 from reviewer.importers.ids import safe_id
 from reviewer.importers.sources import read_code_folder, read_text_source
-from reviewer.importers.spec import (
-    AttemptSpec,
-    GraderSpec,
-    ImportedSession,
-    NotFormat,
-    RunSpec,
-    TurnSpec,
-)
+from reviewer.importers.spec import AttemptSpec, GraderSpec, ImportedSession, NotFormat, RunSpec, TurnSpec
 from reviewer.parsers import go_test, junit, parse_output, pytest_text
 
 NO_BRIEF = "_No brief was recorded for this run: `reviewer import` was run without `--brief FILE`._\n"
