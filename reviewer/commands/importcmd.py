@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from reviewer.importers import FOLDER_FORMATS, FORMATS
 
 ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 DESCRIPTION = """\
 Import recorded runs into the sessions folder --into (default ./sessions), as one session
-(--session NAME, default derived from the first source). The session is built in a hidden
+(--session NAME, default derived from the first source; `runs` and `labels` are reserved by
+the format and refused). Runs are read and written one at a time, by one worker process per
+core for large imports; a progress bar is drawn on a terminal (never on a pipe). Nothing
+behind a symbolic link is read: a source that is a link is refused, a link inside a
+SWE-bench or code folder is skipped and named in a warning. The session is built in a hidden
 folder and renamed into place, so a failed import leaves nothing half-written. Importing the
 same source again replaces its runs in place with identical files and ids; the session's
 labels/ are kept, so labels stay attached. Runs an earlier import of the session took from
@@ -61,6 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="go-test/junit/pytest: how to run the grader again in the code folder with the --grader-file "
                         "files beside it; recorded as [grader.rerun] so `reviewer rescore` can re-score it")
     p.add_argument("--swebench", type=Path, metavar="DIR", help="swe-agent: SWE-bench evaluation folder (report.json, test_output.txt)")
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes for large imports (default: one per core from 200 runs on; 0: none)")
 
 
 def usage_error(message: str) -> int:
@@ -73,6 +81,11 @@ def check_usage(args: argparse.Namespace) -> str:
     """What is wrong with the arguments, or ""."""
     if args.session is not None and not ID.match(args.session):
         return f"--session {args.session!r}: use letters, digits, '.', '_' and '-' (not starting with '.' or '-')"
+    if args.session is not None:
+        from reviewer.importers.writer import reserved
+
+        if reserved(args.session):
+            return f"--session {args.session!r} is reserved: {reserved(args.session).partition(': ')[2]}"
     if args.format in FOLDER_FORMATS:
         if args.grader_output is None:
             return f"{args.format} needs --grader-output FILE"
@@ -92,24 +105,20 @@ def unique_paths(paths: list[Path]) -> list[Path]:
     seen: set[str] = set()
     out = []
     for p in paths:
-        key = str(p.resolve())
+        key = os.path.abspath(p)  # no system call per source (links are refused when read)
         if key not in seen:
             seen.add(key)
             out.append(p)
     return out
 
 
-def build_session(args: argparse.Namespace):  # noqa: ANN201 - ImportedSession, imported lazily
+def build_session(args: argparse.Namespace):
     """Run the importer the format names."""
     sources = unique_paths(args.sources)
     if args.format == "inspect":
         from reviewer.importers.inspect_ai import import_inspect
 
-        session = import_inspect(sources, args.session)
-        if args.model:
-            for run in session.runs:
-                run.model = args.model
-        return session
+        return import_inspect(sources, args.session, args.model)
     if args.format == "swe-agent":
         from reviewer.importers.swe_agent import import_swe_agent
 
@@ -135,6 +144,42 @@ def build_session(args: argparse.Namespace):  # noqa: ANN201 - ImportedSession, 
     )
 
 
+class ProgressBar:
+    """A one-line progress bar on a terminal's stderr, redrawn at most ten times a second; nothing on a pipe."""
+
+    def __init__(self, stream: Any, total: int) -> None:
+        self.stream = stream
+        self.total = total
+        self.started = time.monotonic()
+        self.drawn = 0.0
+
+    @classmethod
+    def on(cls, stream: Any, total: int) -> ProgressBar | None:
+        """A bar when ``stream`` is a terminal and the import is big enough to wait for."""
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        return cls(stream, total) if tty and total >= 50 else None
+
+    def update(self, done: int, total: int) -> None:
+        """Redraw (throttled)."""
+        now = time.monotonic()
+        if now - self.drawn < 0.1 and done < total:
+            return
+        self.drawn = now
+        width = 30
+        filled = width * done // max(total, 1)
+        rate = done / max(now - self.started, 1e-6)
+        self.stream.write(f"\r\x1b[2Kimporting [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} runs, {rate:,.0f}/s")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Clear the bar's line."""
+        self.stream.write("\r\x1b[2K")
+        self.stream.flush()
+
+
 def one_line(text: str) -> str:
     """Sanitised text on a single line."""
     from reviewer.model.sanitize import plain
@@ -152,10 +197,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         return usage_error(problem)
     try:
         session = build_session(args)
-        if not session.runs:
+        if not session.total():
             print(f"reviewer import: {one_line(str(args.sources[0]))}: holds no runs to import", file=sys.stderr)
             return 1
-        result = write_session(session, args.into)
+        bar = ProgressBar.on(sys.stderr, session.total())
+        try:
+            result = write_session(session, args.into, bar.update if bar else None, args.workers)
+        finally:
+            if bar:
+                bar.close()
     except NotFormat as exc:
         source = exc.source if exc.source is not None else args.sources[0]
         article = "an" if args.format[0] in "aeiou" else "a"

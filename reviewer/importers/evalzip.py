@@ -5,7 +5,9 @@ that method before 3.14, so those entries are read by hand: the central director
 ``zipfile``) gives each entry's offset and compressed size, the local file header gives where
 its data starts, and the ``zstandard`` package decompresses it. Every entry is checked against
 its CRC-32. Zip bombs are refused: an entry count cap, a cap per entry and a cap on everything
-decompressed from one archive, enforced while decompressing (declared sizes may lie).
+decompressed from one archive (per process: entries are read one at a time and dropped, so
+this bounds time, not memory), enforced while decompressing (declared sizes may lie). The
+archive is read from an open file, entry by entry; nothing but the entry being read is held.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import io
 import struct
 import zipfile
 import zlib
+from typing import BinaryIO
 
 import zstandard
 
@@ -22,7 +25,7 @@ from reviewer.importers.spec import NotFormat
 ZSTD = 93
 MAX_ENTRIES = 100_000
 ENTRY_CAP = 256 << 20
-TOTAL_CAP = 512 << 20
+TOTAL_CAP = 2 << 30
 LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 
 
@@ -31,15 +34,16 @@ class ArchiveTooLarge(NotFormat):
 
 
 class EvalZip:
-    """An ``.eval`` archive held in memory; entries are read one at a time, under the caps."""
+    """An ``.eval`` archive (bytes, or a file open for reading); entries are read one at a time, under the caps."""
 
-    def __init__(self, data: bytes, total_cap: int = TOTAL_CAP, entry_cap: int = ENTRY_CAP) -> None:
-        self.data = data
+    def __init__(self, data: bytes | BinaryIO, total_cap: int = TOTAL_CAP, entry_cap: int = ENTRY_CAP) -> None:
+        self.file: BinaryIO = io.BytesIO(data) if isinstance(data, (bytes, bytearray)) else data
         self.total_cap = total_cap
         self.entry_cap = entry_cap
         self.used = 0
+        self.dctx = zstandard.ZstdDecompressor()
         try:
-            self.zip = zipfile.ZipFile(io.BytesIO(data))
+            self.zip = zipfile.ZipFile(self.file)
             infos = self.zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError) as exc:
             raise NotFormat(f"not a ZIP archive: {exc}") from None
@@ -51,12 +55,13 @@ class EvalZip:
         """Entry names, in archive order."""
         return list(self.infos)
 
-    def read(self, name: str) -> bytes:
+    def read(self, name: str) -> bytes | bytearray:
         """One entry's bytes; NotFormat when it is damaged, encrypted or too large."""
         info = self.infos[name]
         if info.flag_bits & 0x1:
             raise NotFormat(f"entry {name} is encrypted")
         budget = min(self.entry_cap, self.total_cap - self.used)
+        data: bytes | bytearray
         if info.compress_type == ZSTD:
             data = self.read_zstd(info, budget)
         else:
@@ -86,32 +91,43 @@ class EvalZip:
             raise self.too_large(info.filename)
         return data
 
-    def read_zstd(self, info: zipfile.ZipInfo, budget: int) -> bytes:
+    def read_zstd(self, info: zipfile.ZipInfo, budget: int) -> bytes | bytearray:
         """A zstd entry (method 93): locate its data by the local header and decompress it."""
         offset = info.header_offset
-        header = self.data[offset : offset + LOCAL_HEADER.size]
+        self.file.seek(offset)
+        header = self.file.read(LOCAL_HEADER.size)
         if len(header) < LOCAL_HEADER.size:
             raise NotFormat(f"entry {info.filename}: local header is cut short")
         sig, _v, _f, method, _t, _d, _crc, _cs, _us, name_len, extra_len = LOCAL_HEADER.unpack(header)
         if sig != b"PK\x03\x04" or method != ZSTD:
             raise NotFormat(f"entry {info.filename}: local header does not match the central directory")
-        start = offset + LOCAL_HEADER.size + name_len + extra_len
-        payload = self.data[start : start + info.compress_size]
+        self.file.seek(offset + LOCAL_HEADER.size + name_len + extra_len)
+        payload = self.file.read(info.compress_size)
         if len(payload) < info.compress_size:
             raise NotFormat(f"entry {info.filename}: compressed data is cut short")
         try:
-            reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(payload), read_across_frames=True)
-            with reader:
-                chunks = []
-                size = 0
-                while size <= budget:
-                    chunk = reader.read(1 << 20)
+            size = zstandard.frame_content_size(payload)
+        except zstandard.ZstdError:
+            size = -1
+        if 0 <= size == info.file_size <= budget:
+            try:
+                whole = self.dctx.decompress(payload)
+            except zstandard.ZstdError:
+                whole = b""  # read again as a stream below, which says what is wrong
+            if len(whole) == size:
+                return whole  # a frame of the declared size, decompressed at once; the CRC is checked next
+        out = bytearray()
+        try:
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(payload), read_across_frames=True) as reader:
+                want = min(budget + 1, max(info.file_size + 1, 1 << 12), 8 << 20)  # small entries: one read
+                while len(out) <= budget:
+                    chunk = reader.read(want)
+                    want = 1 << 20
                     if not chunk:
                         break
-                    chunks.append(chunk)
-                    size += len(chunk)
+                    out += chunk
         except zstandard.ZstdError as exc:
             raise NotFormat(f"entry {info.filename}: zstd data is damaged: {exc}") from None
-        if size > budget:
+        if len(out) > budget:
             raise self.too_large(info.filename)
-        return b"".join(chunks)
+        return out

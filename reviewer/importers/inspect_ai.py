@@ -20,15 +20,33 @@ Each sample epoch is a run of its own (epochs are independent trials, not retrie
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.chat import arguments_dict, call_name_args, content_text, error_text, mark_last, message_turns, tool_calls_of
+from reviewer.importers.chat import (
+    arguments_dict,
+    call_name_args,
+    content_text,
+    error_text,
+    mark_last,
+    message_turns,
+    tool_calls_of,
+)
 from reviewer.importers.ids import as_text, safe_id
-from reviewer.importers.inspect_log import InspectLog, read_inspect_log
+from reviewer.importers.inspect_log import InspectLog, read_inspect_log, reopen
 from reviewer.importers.inspect_scores import scorer_graders
-from reviewer.importers.spec import AttemptSpec, ImportedSession, NotFormat, RunSpec, TurnSpec, outcome_of
+from reviewer.importers.spec import (
+    AttemptSpec,
+    ImportedSession,
+    Job,
+    NotFormat,
+    RunSpec,
+    TurnSpec,
+    outcome_of,
+)
 from reviewer.importers.tomlsafe import json_text
 
 REF = re.compile(r"^(attachment|tc)://(?P<key>[A-Za-z0-9_-]{1,200})$")
@@ -160,7 +178,17 @@ def attempt_of(sample: dict[str, Any], messages: list[Any]) -> AttemptSpec:
     return AttemptSpec(files, note)
 
 
-def sample_metadata(sample: dict[str, Any], log: InspectLog, outside: list[dict[str, Any]]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class LogInfo:
+    """What a sample's run needs of its log (small, so it travels to worker processes)."""
+
+    path: str
+    source: str
+    model: str
+    identity: tuple[int, int] = (0, 0)
+
+
+def sample_metadata(sample: dict[str, Any], log: LogInfo, outside: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything of a sample the runs do not show elsewhere."""
     meta: dict[str, Any] = {
         "inspect_log": log.source,
@@ -189,16 +217,19 @@ def sample_metadata(sample: dict[str, Any], log: InspectLog, outside: list[dict[
     return meta
 
 
-def sample_run(sample: dict[str, Any], log: InspectLog) -> RunSpec:
-    """One run for one sample epoch."""
-    attachments = sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
-    sample = {k: (v if k in ("attachments", "events") else resolve(v, attachments)) for k, v in sample.items()}
+def sample_run(sample: dict[str, Any], log: LogInfo, cuts: list[str] | None = None, resolved: bool = False) -> RunSpec:
+    """One run for one sample epoch; ``cuts``: what reading the sample left out (shown in the run).
+
+    ``resolved``: the attachment references were already replaced (see ``inspect_log.resolved_text``).
+    """
+    attachments = {} if resolved else sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
+    if attachments:
+        sample = {k: (v if k in ("attachments", "events") else resolve(v, attachments)) for k, v in sample.items()}
     messages = sample.get("messages") if isinstance(sample.get("messages"), list) else []
     if not messages and isinstance(sample.get("message_pool"), list):
         messages = sample["message_pool"]
     epoch = sample.get("epoch") if isinstance(sample.get("epoch"), int) else 1
     sid = as_text(sample.get("id")) or "sample"
-    ev = log.header.get("eval", {})
     turns = message_turns(messages)
     if not turns:
         turns = [TurnSpec("user", input_text(sample.get("input")))]
@@ -208,18 +239,24 @@ def sample_run(sample: dict[str, Any], log: InspectLog) -> RunSpec:
     if error:
         turns.append(TurnSpec("harness", f"sample error: {error_text(error)}"))
     mark_last(turns, 1)
+    if cuts and any(c.startswith(("messages", "message_pool")) for c in cuts):
+        turns.append(TurnSpec("harness", "[transcript cut: the sample holds more messages than an import keeps; the rest were not imported. " + "; ".join(cuts) + "]"))
     checks = [c for g in graders for c in g.checks or []]
+    metadata = sample_metadata(sample, log, outside)
+    if cuts:
+        metadata["import_cuts"] = cuts
     return RunSpec(
         id=safe_id(f"{sid}-epoch-{epoch}"),
         task=one_line(sid, 200) or "sample",
-        model=as_text(ev.get("model")) or "unknown",
+        model=log.model,
         source=log.source,
         outcome=outcome_of(checks, bool(error)),
         brief=brief_of(sample, messages),
         attempts=[attempt_of(sample, messages)],
         graders=graders,
         turns=turns,
-        metadata=sample_metadata(sample, log, outside),
+        metadata=metadata,
+        warnings=[f"{log.source}: sample {one_line(sid, 80)} epoch {epoch}: {'; '.join(cuts)}"] if cuts else [],
     )
 
 
@@ -254,17 +291,50 @@ def session_name(log: InspectLog, path: Path) -> str:
     return safe_id(f"{task}-{as_text(ev.get('run_id')) or path.stem}", "inspect")
 
 
-def import_inspect(paths: list[Path], name: str | None) -> ImportedSession:
-    """Read every log into one session; NotFormat carries the file it is about."""
+OPEN: dict[tuple[int, str], InspectLog] = {}
+
+
+def eval_unit(info: LogInfo, entry: str) -> RunSpec:
+    """The run of one sample entry of an ``.eval`` (the log is opened once per process)."""
+    key = (os.getpid(), info.path)
+    log = OPEN.get(key)
+    if log is None:
+        log = OPEN[key] = reopen(info.path, info.identity)
+    try:
+        sample, cuts, resolved = log.read_entry(entry)
+    except NotFormat as exc:
+        raise exc.about(info.path) from None
+    return sample_run(sample, info, cuts, resolved)
+
+
+def inline_unit(context: tuple[InspectLog, LogInfo], item: Any) -> RunSpec:
+    """The run of one sample of a ``.json`` log or of the summaries."""
+    log, info = context
+    try:
+        sample, cuts, resolved = log.read_inline(item)
+    except NotFormat as exc:
+        raise exc.about(info.path) from None
+    return sample_run(sample, info, cuts, resolved)
+
+
+def import_inspect(paths: list[Path], name: str | None, model: str | None = None) -> ImportedSession:
+    """Every log as one session; samples are read when the writer asks for them. NotFormat carries the file it is about."""
     session = ImportedSession(name=name or "", format="inspect", harness="Inspect AI")
     notes = []
+    while OPEN:
+        OPEN.popitem()[1].close()  # logs of an earlier import in this process
     for path in paths:
         try:
             log = read_inspect_log(path)
-            runs = [sample_run(sample, log) for sample in log.samples()]
         except NotFormat as exc:
             raise exc.about(path) from None
         ev = log.header["eval"]
+        info = LogInfo(str(path), log.source, model or as_text(ev.get("model")) or "unknown", log.identity)
+        if log.entries:
+            OPEN[(os.getpid(), info.path)] = log
+            session.jobs.append(Job(eval_unit, info, log.entries))
+        elif log.inline:
+            session.jobs.append(Job(inline_unit, (log, info), log.inline, local=True))
         if not session.name:
             session.name = session_name(log, path)
         if not session.started:
@@ -274,6 +344,5 @@ def import_inspect(paths: list[Path], name: str | None) -> ImportedSession:
             session.harness_version = as_text(packages.get("inspect_ai"))
         notes.append(" ".join([log_note(log), *log.notes]))
         session.sources.append(log.source)
-        session.runs.extend(runs)
     session.notes = "\n".join(notes)
     return session

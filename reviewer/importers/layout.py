@@ -3,7 +3,9 @@
 Manifests are read with a 1 MiB cap (``safe_fs.MANIFEST_CAP``), so ``run.toml`` and
 ``transcript.toml`` are kept well under it: check messages are cut (the full text stays in the
 grader output), large metadata values move to ``metadata/<key>.json``, and long turns are cut
-with a marker while the uncut transcript is kept in ``transcript.full.json``.
+with a marker while the uncut transcript is kept in ``transcript.full.json``. A transcript too
+long to fit even then keeps its first turns and a harness turn saying how many were not
+imported; a metadata value past 16 MiB of JSON is named, not stored.
 """
 
 from __future__ import annotations
@@ -11,8 +13,21 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from reviewer.importers.ids import UniqueIds, cut, fix_text, grader_name, safe_id, safe_relpath
-from reviewer.importers.spec import AttemptSpec, GraderSpec, ImportFailed, RunSpec, TurnSpec
+from reviewer.importers.ids import (
+    UniqueIds,
+    cut,
+    fix_text,
+    grader_name,
+    safe_id,
+    safe_relpath,
+)
+from reviewer.importers.spec import (
+    AttemptSpec,
+    GraderSpec,
+    ImportFailed,
+    RunSpec,
+    TurnSpec,
+)
 from reviewer.importers.tomlsafe import dumps, json_text
 
 MANIFEST_BUDGET = 900_000
@@ -20,6 +35,9 @@ METADATA_INLINE = 4_096
 CHECK_MESSAGE = 4_000
 MAX_CHECKS = 5_000
 TURN_TEXT_CAPS = (20_000, 8_000, 3_000, 1_000, 300)
+MAX_TURNS = 5_000
+FULL_CAP = 64 << 20
+METADATA_FILE_CAP = 16 << 20
 ROLES = ("system", "user", "assistant", "tool", "harness")
 SOURCE = "source"
 
@@ -70,8 +88,12 @@ def spill_metadata(metadata: dict[str, Any], files: Files) -> dict[str, Any]:
             out[str(key)] = value
             continue
         rel = f"metadata/{names.claim(safe_id(key, 'value', 60))}.json"
-        files[rel] = encode(json_text(value, indent=1) + "\n")
-        out[str(key)] = f"(stored in {rel}: {len(files[rel]):,} bytes)"
+        data = encode(json_text(value, indent=1) + "\n")
+        if len(data) > METADATA_FILE_CAP:
+            out[str(key)] = f"(not imported: {len(data):,} bytes of JSON, more than the {METADATA_FILE_CAP >> 20} MiB an import keeps of one value)"
+            continue
+        files[rel] = data
+        out[str(key)] = f"(stored in {rel}: {len(data):,} bytes)"
     return out
 
 
@@ -195,15 +217,53 @@ def turn_table(turn: TurnSpec, cap: int, attempts: int) -> tuple[dict[str, Any],
     return table, was_cut
 
 
+def cut_turns(turns: list[TurnSpec], keep: int) -> list[TurnSpec]:
+    """The first ``keep`` turns and a harness turn saying how many more were not imported."""
+    more = len(turns) - keep
+    note = TurnSpec(
+        "harness",
+        f"[transcript cut: {more:,} of {len(turns):,} turns were not imported: a run's transcript.toml holds at most "
+        f"{MANIFEST_BUDGET:,} bytes. The source holds them all.]",
+    )
+    return [*turns[:keep], note]
+
+
+def fitting(turns: list[TurnSpec], attempts: int, cap: int) -> tuple[list[TurnSpec], bytes, list[tuple[dict[str, Any], bool]]]:
+    """As many turns as fit the manifest budget with texts cut to ``cap`` (binary search on the count)."""
+    low, high = 0, min(len(turns), MANIFEST_BUDGET // 40)
+    best: tuple[list[TurnSpec], bytes, list[tuple[dict[str, Any], bool]]] | None = None
+    while low <= high:
+        keep = (low + high) // 2
+        kept = cut_turns(turns, keep)
+        tables = [turn_table(t, cap, attempts) for t in kept]
+        data = dumps({"format": 1, "turn": [t for t, _ in tables]})
+        if len(data) <= MANIFEST_BUDGET:
+            best = (kept, data, tables)
+            low = keep + 1
+        else:
+            high = keep - 1
+    if best is None:
+        raise ImportFailed(f"the transcript of {len(turns)} turns is too large to store")
+    return best
+
+
 def transcript_bytes(turns: list[TurnSpec], attempts: int) -> tuple[bytes, bytes | None]:
-    """``transcript.toml`` under the manifest budget, and the uncut turns as JSON when cut."""
+    """``transcript.toml`` under the manifest budget, and the uncut turns as JSON when texts were cut.
+
+    Long texts are cut first (to each of TURN_TEXT_CAPS in turn); a transcript that does not
+    fit even then keeps as many turns as fit and ends with a harness turn saying how many were
+    not imported. ``transcript.full.json`` holds the kept turns uncut, when it is under
+    FULL_CAP.
+    """
+    if len(turns) > MAX_TURNS:
+        turns = cut_turns(turns, MAX_TURNS)
     for cap in TURN_TEXT_CAPS:
         tables = [turn_table(t, cap, attempts) for t in turns]
         data = dumps({"format": 1, "turn": [t for t, _ in tables]})
         if len(data) <= MANIFEST_BUDGET:
             break
     else:
-        raise ImportFailed(f"the transcript of {len(turns)} turns is too large to store")
+        turns, data, tables = fitting(turns, attempts, TURN_TEXT_CAPS[-1])
     if not any(c for _, c in tables):
         return data, None
     full = [
@@ -215,4 +275,5 @@ def transcript_bytes(turns: list[TurnSpec], attempts: int) -> tuple[bytes, bytes
         }
         for t in turns
     ]
-    return data, encode(json_text(full, indent=1) + "\n")
+    text = encode(json_text(full, indent=1) + "\n")
+    return data, (text if len(text) <= FULL_CAP else None)

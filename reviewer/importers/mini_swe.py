@@ -21,10 +21,26 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.chat import arguments_text, call_name_args, content_text, extras, mark_last, role_of, tool_calls_of
+from reviewer.importers.chat import (
+    arguments_text,
+    call_name_args,
+    content_text,
+    extras,
+    mark_last,
+    role_of,
+    tool_calls_of,
+)
 from reviewer.importers.ids import as_text, safe_id
 from reviewer.importers.sources import parse_json, read_source
-from reviewer.importers.spec import AttemptSpec, ImportedSession, NotFormat, RunSpec, ToolCallSpec, TurnSpec
+from reviewer.importers.spec import (
+    AttemptSpec,
+    ImportedSession,
+    Job,
+    NotFormat,
+    RunSpec,
+    ToolCallSpec,
+    TurnSpec,
+)
 
 COMMAND = re.compile(r"```(?:mswea_bash_command|bash|sh)[ \t]*\n(.*?)\n?```", re.DOTALL)
 SUBMIT = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
@@ -115,9 +131,14 @@ def model_name(info: dict[str, Any]) -> str:
     return "unknown"
 
 
+def stem_of(path: Path) -> str:
+    """The file name without ``.traj.json`` (the run id and default task)."""
+    return path.name[: -len(".traj.json")] if path.name.endswith(".traj.json") else path.stem
+
+
 def mini_run(path: Path, info: dict[str, Any], messages: list[dict[str, Any]], model: str | None) -> RunSpec:
     """One run for one trajectory file."""
-    stem = path.name[: -len(".traj.json")] if path.name.endswith(".traj.json") else path.stem
+    stem = stem_of(path)
     task = as_text(info.get("instance_id")) or stem
     patch = submission_of(info, messages)
     exit_status = as_text(info.get("exit_status")) or as_text(extra_of(messages[-1]).get("exit_status"))
@@ -143,20 +164,24 @@ def mini_run(path: Path, info: dict[str, Any], messages: list[dict[str, Any]], m
     )
 
 
+def mini_unit(model: str | None, source: str) -> RunSpec:
+    """The run of one trajectory file (read when the writer asks for it, maybe in a worker)."""
+    path = Path(source)
+    try:
+        info, messages = load_mini(path)
+    except NotFormat as exc:
+        raise exc.about(path) from None
+    run = mini_run(path, info, messages, model)
+    run.harness_version = as_text(info.get("mini_version"))
+    return run
+
+
 def import_mini_swe(paths: list[Path], name: str | None, model: str | None = None) -> ImportedSession:
-    """One session with one run per trajectory file."""
+    """One session with one run per trajectory file, read as the writer streams them."""
     session = ImportedSession(name=name or "", format="mini-swe-agent", harness="mini-swe-agent")
-    for path in paths:
-        try:
-            info, messages = load_mini(path)
-        except NotFormat as exc:
-            raise exc.about(path) from None
-        run = mini_run(path, info, messages, model)
-        session.runs.append(run)
-        session.sources.append(path.name)
-        if not session.name:
-            session.name = safe_id(f"mini-swe-agent-{run.id}", "mini-swe-agent")
-        if not session.harness_version and info.get("mini_version"):
-            session.harness_version = as_text(info.get("mini_version"))
+    session.sources = [p.name for p in paths]
+    if not session.name and paths:
+        session.name = safe_id(f"mini-swe-agent-{safe_id(stem_of(paths[0]))}", "mini-swe-agent")
+    session.jobs.append(Job(mini_unit, model, [str(p) for p in paths]))
     session.notes = f"Imported from {len(paths)} mini-swe-agent trajectory file(s); trajectories hold no test results."
     return session

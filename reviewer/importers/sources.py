@@ -1,9 +1,13 @@
 """Reading the files and folders a user names on the command line, without trusting them.
 
-A source file must be a regular file (a FIFO or device is never opened) and is read up to a
-cap. JSON is parsed with every failure (bad syntax, deep nesting, huge integers, bad UTF-8)
-turned into a plain reason. A code folder is walked without following symbolic links, with
-caps on file size, file count and total bytes; what is skipped is reported, never read.
+A source file must be a regular file, looked at with ``lstat`` and opened ``O_NOFOLLOW`` (a
+link, FIFO or device is never opened, a link is refused with :class:`LinkRefused`), and is
+read up to a cap. A file inside a source folder (a SWE-bench evaluation, a code folder) is
+opened relative to a descriptor of that folder, every folder on the way ``O_NOFOLLOW``, so it
+stays inside it. JSON is parsed with every failure (bad syntax, deep nesting, huge integers,
+bad UTF-8) turned into a plain reason. A code folder is walked without following symbolic
+links, with caps on file size, file count and total bytes; what is skipped is reported, never
+read.
 """
 
 from __future__ import annotations
@@ -26,32 +30,121 @@ FOLDER_FILES = 5_000
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "node_modules", ".venv"})
 
 
-def open_regular(path: Path) -> int:
-    """An open descriptor of a regular file; ImportFailed for anything else."""
+class LinkRefused(ImportFailed):
+    """A source, or a file inside a source folder, is a symbolic link: it is never followed."""
+
+
+OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+LINK_HINT = "reviewer import does not follow links; name the file itself"
+
+
+def refusal(path: object, dir_fd: int | None = None, name: str | None = None, hint: str = LINK_HINT) -> ImportFailed | None:
+    """Why ``path`` (or ``name`` in the folder ``dir_fd``) must not be opened as a source file, or None.
+
+    Looked at with ``lstat`` before opening, so a link, FIFO or device is never opened at all.
+    """
     try:
-        st = os.stat(path)
+        st = os.lstat(name if name is not None else path, dir_fd=dir_fd)  # type: ignore[arg-type]
     except FileNotFoundError:
-        raise ImportFailed(f"{path}: no such file") from None
+        return ImportFailed(f"{path}: no such file")
     except OSError as exc:
-        raise ImportFailed(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return ImportFailed(f"{path}: cannot read: {exc.strerror or exc}")
+    if stat.S_ISLNK(st.st_mode):
+        return LinkRefused(f"{path}: is a symbolic link ({hint})")
     if not stat.S_ISREG(st.st_mode):
-        raise ImportFailed(f"{path}: is {describe_mode(st.st_mode)}, not a regular file")
+        return ImportFailed(f"{path}: is {describe_mode(st.st_mode)}, not a regular file")
+    return None
+
+
+def opened(path: object, dir_fd: int | None = None, name: str | None = None, hint: str = LINK_HINT) -> int:
+    """Open a regular file after :func:`refusal` found nothing wrong, ``O_NOFOLLOW``, checked again by ``fstat``."""
+    problem = refusal(path, dir_fd, name, hint)
+    if problem is not None:
+        raise problem
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(name if name is not None else path, OPEN_FLAGS, dir_fd=dir_fd)  # type: ignore[arg-type]
     except OSError as exc:
-        raise ImportFailed(f"{path}: cannot open: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        problem = refusal(path, dir_fd, name, hint)  # replaced since it was looked at
+        raise problem or ImportFailed(f"{path}: cannot open: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
         os.close(fd)
-        raise ImportFailed(f"{path}: is not a regular file")
+        raise ImportFailed(f"{path}: is {describe_mode(mode)}, not a regular file")
     return fd
 
 
-def read_source(path: Path, cap: int = SOURCE_CAP) -> bytes:
-    """All bytes of a source file; ImportFailed when it is larger than ``cap`` or unreadable."""
-    fd = open_regular(path)
+def open_regular(path: Path) -> int:
+    """An open descriptor of the regular file ``path``, opened ``O_NOFOLLOW``; ImportFailed for anything else.
+
+    The folders above ``path`` are the user's (they named it); the file itself must not be a
+    link (refused by the kernel, then named by :func:`refusal`) and must be a regular file
+    (checked on the descriptor: a FIFO is opened ``O_NONBLOCK``, a terminal ``O_NOCTTY``, so
+    opening one has no effect before it is refused).
+    """
+    return regular_fd(open_nofollow(path), path)[0]
+
+
+def open_nofollow(path: Path) -> int:
+    """``os.open`` of a source without following a link; a failure explained by :func:`refusal`."""
     try:
-        chunks = []
-        total = 0
+        return os.open(path, OPEN_FLAGS | os.O_NOCTTY)
+    except OSError as exc:
+        problem = refusal(path)
+        raise problem or ImportFailed(f"{path}: cannot open: {exc.strerror or exc}") from None
+
+
+def regular_fd(fd: int, path: object) -> tuple[int, int]:
+    """(``fd``, its size) when it is a regular file; closed and ImportFailed otherwise."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise ImportFailed(f"{path}: is {describe_mode(st.st_mode)}, not a regular file")
+    return fd, st.st_size
+
+
+def open_inside(root_fd: int, rel: str, shown: object) -> int:
+    """The regular file ``rel`` below the folder ``root_fd``, every folder on the way and the file opened ``O_NOFOLLOW``.
+
+    What is opened stays inside the folder whatever the folder holds: ``..`` and absolute
+    paths are refused, a link anywhere on the way is :class:`LinkRefused`. ``shown`` names the
+    file in messages.
+    """
+    parts = [p for p in rel.split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        raise ImportFailed(f"{shown}: not a path inside the folder")
+    fd = os.dup(root_fd)
+    try:
+        for part in parts[:-1]:
+            try:
+                child = os.open(part, DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                try:
+                    link = stat.S_ISLNK(os.lstat(part, dir_fd=fd).st_mode)
+                except OSError:
+                    link = False
+                if link:
+                    raise LinkRefused(f"{shown}: the folder {part} on the way is a symbolic link (not followed)") from None
+                raise ImportFailed(f"{shown}: cannot open the folder {part}: {exc.strerror or exc}") from None
+            os.close(fd)
+            fd = child
+        return opened(shown, fd, parts[-1], "links inside a received folder are never followed")
+    finally:
+        os.close(fd)
+
+
+def read_fd(fd: int, path: object, cap: int, size: int = -1) -> bytes:
+    """All bytes of an open file (closed afterwards); ImportFailed past ``cap``. ``size``: its size, when known."""
+    try:
+        if size < 0:
+            size = os.fstat(fd).st_size
+        if size > cap:
+            raise ImportFailed(f"{path}: larger than {cap >> 20} MiB, too large to import")
+        first = os.read(fd, size + 1)
+        if len(first) <= size:
+            return first  # a regular file that read short is at its end
+        chunks = [first]
+        total = len(first)
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -64,16 +157,37 @@ def read_source(path: Path, cap: int = SOURCE_CAP) -> bytes:
         raise ImportFailed(f"{path}: cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def read_inside(root_fd: int, rel: str, shown: object, cap: int = TEXT_CAP) -> bytes:
+    """The bytes of ``rel`` below ``root_fd`` (see :func:`open_inside`), up to ``cap``."""
+    return read_fd(open_inside(root_fd, rel, shown), shown, cap)
+
+
+def open_folder(path: Path) -> int:
+    """A descriptor of the folder the user named (it may be reached through links of theirs)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except NotADirectoryError:
+        raise ImportFailed(f"{path}: not a folder") from None
+    except OSError as exc:
+        raise ImportFailed(f"{path}: cannot open: {exc.strerror or exc}") from None
+
+
+def read_source(path: Path, cap: int = SOURCE_CAP) -> bytes:
+    """All bytes of a source file (opened without following a link); ImportFailed when larger than ``cap`` or unreadable."""
+    fd, size = regular_fd(open_nofollow(path), path)
+    return read_fd(fd, path, cap, size)
 
 
 def read_text_source(path: Path, cap: int = TEXT_CAP) -> str:
     """A text source (grader output, brief) decoded as UTF-8, bad bytes replaced, BOM dropped."""
     text = read_source(path, cap).decode("utf-8", "replace")
-    return text[1:] if text.startswith("\ufeff") else text
+    return text.removeprefix("\ufeff")
 
 
-def parse_json(data: bytes, what: str) -> Any:
+def parse_json(data: bytes | bytearray, what: str) -> Any:
     """Parse JSON bytes; NotFormat with a plain reason when they are not JSON."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -100,52 +214,65 @@ class CodeFolder:
 
 
 def read_code_folder(root: Path, exclude: set[Path] | None = None) -> CodeFolder:
-    """Regular files below ``root``: no links followed, VCS and cache folders skipped, capped."""
+    """Regular files below ``root``: no links followed (each is listed as skipped), VCS and cache folders skipped, capped.
+
+    The walk holds a descriptor of every folder (``os.fwalk``) and opens each file relative to
+    it with ``O_NOFOLLOW``, so nothing outside ``root`` is read even if the folder changes
+    while it is read. ``exclude``: files not to take (the grader output, the brief).
+    """
     try:
-        st = os.stat(root)
-    except OSError as exc:
-        raise ImportFailed(f"{root}: cannot open: {exc.strerror or exc}") from None
-    if not stat.S_ISDIR(st.st_mode):
-        raise ImportFailed(f"{root}: not a folder (give the folder of the files the model wrote)")
-    excluded = {os.path.realpath(p) for p in exclude or ()}
+        os.close(open_folder(root))
+    except ImportFailed:
+        raise ImportFailed(f"{root}: not a folder (give the folder of the files the model wrote)") from None
+    excluded = set()
+    for p in exclude or ():
+        try:
+            st = os.stat(p)
+            excluded.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
     out = CodeFolder()
     total = 0
-    for folder, dirs, names in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not os.path.islink(os.path.join(folder, d)))
-        for name in sorted(names):
-            full = os.path.join(folder, name)
-            rel = os.path.relpath(full, root).replace(os.sep, "/")
-            if os.path.realpath(full) in excluded:
+    for folder, dirs, names, dir_fd in os.fwalk(root, follow_symlinks=False):
+        base = os.path.relpath(folder, root).replace(os.sep, "/")
+        keep = []
+        for d in sorted(dirs):
+            rel = d if base == "." else f"{base}/{d}"
+            if d in SKIP_DIRS:
                 continue
-            reason = read_one(full, rel, out, total)
+            if os.path.islink(os.path.join(folder, d)):
+                out.skipped.append(f"{rel}/: is a symbolic link (not followed)")
+            else:
+                keep.append(d)
+        dirs[:] = keep
+        for name in sorted(names):
+            rel = name if base == "." else f"{base}/{name}"
+            reason = read_one(dir_fd, name, rel, out, total, excluded)
             if reason:
                 out.skipped.append(f"{rel}: {reason}")
-            else:
+            elif rel in out.files:
                 total += len(out.files[rel])
     return out
 
 
-def read_one(full: str, rel: str, out: CodeFolder, total: int) -> str:
-    """Read one file of a code folder into ``out``; returns why it was skipped, or ""."""
+def read_one(dir_fd: int, name: str, rel: str, out: CodeFolder, total: int, excluded: set[tuple[int, int]]) -> str:
+    """Read one file of a code folder into ``out``; returns why it was skipped, or "" (also for an excluded file)."""
     try:
-        st = os.lstat(full)
-    except OSError as exc:
-        return f"cannot stat: {exc.strerror or exc}"
-    if not stat.S_ISREG(st.st_mode):
-        return f"is {describe_mode(st.st_mode)}"
-    if st.st_size > FILE_CAP:
-        return f"larger than {FILE_CAP >> 20} MiB"
-    if len(out.files) >= FOLDER_FILES:
-        return f"more than {FOLDER_FILES} files"
-    if total + st.st_size > FOLDER_CAP:
-        return f"the folder holds more than {FOLDER_CAP >> 20} MiB"
+        fd = opened(rel, dir_fd, name)
+    except LinkRefused:
+        return "is a symbolic link (not followed)"
+    except ImportFailed as exc:
+        return str(exc).partition(": ")[2]
     try:
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        return f"cannot open: {exc.strerror or exc}"
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return "not a regular file"
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) in excluded:
+            return ""
+        if st.st_size > FILE_CAP:
+            return f"larger than {FILE_CAP >> 20} MiB"
+        if len(out.files) >= FOLDER_FILES:
+            return f"more than {FOLDER_FILES} files"
+        if total + st.st_size > FOLDER_CAP:
+            return f"the folder holds more than {FOLDER_CAP >> 20} MiB"
         data = b""
         while len(data) <= FILE_CAP:
             chunk = os.read(fd, 1 << 20)

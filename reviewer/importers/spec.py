@@ -8,6 +8,7 @@ format. All text here is still untrusted; the writer only stores it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ class NotFormat(Exception):
         self.reason = reason
         self.source = source
 
-    def about(self, source: object) -> "NotFormat":
+    def about(self, source: object) -> NotFormat:
         """The same error, naming the file it is about (kept when already set)."""
         if self.source is None:
             self.source = source
@@ -113,11 +114,43 @@ class RunSpec:
     graders: list[GraderSpec] = field(default_factory=list)
     turns: list[TurnSpec] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    harness_version: str = ""
+
+
+UnitFunc = Callable[[Any, Any], RunSpec]
+
+
+@dataclass
+class Job:
+    """Runs still to be read: ``make(context, unit)`` gives the run of one unit.
+
+    ``make`` is a module-level function and ``context`` and every unit are small picklable
+    values (a path, an entry name, options), so a job can be cut into chunks that worker
+    processes read and write in parallel; the runs keep the order of ``units`` whoever made
+    them. ``make`` raises :class:`NotFormat` or :class:`ImportFailed` for a source that
+    cannot be imported (the import stops, nothing is written).
+    """
+
+    make: UnitFunc
+    context: Any
+    units: list[Any]
+    local: bool = False  # read in this process only (the context holds the source in memory)
+
+    def runs(self) -> Iterator[RunSpec]:
+        """The runs of this job, made one at a time in this process."""
+        for unit in self.units:
+            yield self.make(self.context, unit)
 
 
 @dataclass
 class ImportedSession:
-    """A whole session as one import produced it."""
+    """A whole session as one import produced it.
+
+    ``runs`` are runs already in memory; ``jobs`` are runs still to be read, streamed one
+    at a time by the writer (after ``runs``), so an import of thousands of runs never holds
+    them all. Warnings of runs are added to the session's when they are written.
+    """
 
     name: str
     format: str
@@ -128,6 +161,17 @@ class ImportedSession:
     runs: list[RunSpec] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+
+    def total(self) -> int:
+        """How many runs the session will hold (made and still to be read)."""
+        return len(self.runs) + sum(len(j.units) for j in self.jobs)
+
+    def all_runs(self) -> Iterator[RunSpec]:
+        """Every run, made as it is asked for (tests and small imports)."""
+        yield from self.runs
+        for job in self.jobs:
+            yield from job.runs()
 
 
 def outcome_of(checks: list[CheckSpec], error: bool = False) -> str:

@@ -19,15 +19,23 @@ One run per trajectory file: run id and task = the file name without ``.traj`` (
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from reviewer.importers.chat import content_text, extras, mark_last, role_of
 from reviewer.importers.ids import as_text, safe_id
 from reviewer.importers.sources import parse_json, read_source
-from reviewer.importers.spec import AttemptSpec, ImportedSession, NotFormat, RunSpec, ToolCallSpec, TurnSpec
+from reviewer.importers.spec import (
+    AttemptSpec,
+    ImportedSession,
+    Job,
+    NotFormat,
+    RunSpec,
+    ToolCallSpec,
+    TurnSpec,
+)
 from reviewer.importers.swebench import SweBench
-
 
 SHOWN_STEP = frozenset({"thought", "action", "observation", "response"})
 SHOWN_MESSAGE = frozenset({"role", "content", "action", "thought", "is_demo", "agent", "message_type"})
@@ -230,25 +238,48 @@ def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: 
             run.graders.append(evaluation.grader)
             run.outcome = "pass" if evaluation.resolved else "fail"
             run.metadata.update(evaluation.metadata)
+            run.warnings.extend(evaluation.warnings)
         else:
             run.metadata["swebench"] = f"no evaluation of {ids[0]} in {swebench.root.name}"
     return run
 
 
+EVALUATIONS: dict[tuple[int, str], SweBench] = {}
+
+
+def evaluation_folder(root: str) -> SweBench:
+    """The SWE-bench folder, searched once per process."""
+    key = (os.getpid(), root)
+    found = EVALUATIONS.get(key)
+    if found is None:
+        found = EVALUATIONS[key] = SweBench(Path(root))
+    return found
+
+
+def traj_unit(context: tuple[str | None, str | None], source: str) -> RunSpec:
+    """The run of one ``.traj`` file (read when the writer asks for it, maybe in a worker)."""
+    swebench_dir, model = context
+    path = Path(source)
+    try:
+        doc = load_traj(path)
+    except NotFormat as exc:
+        raise exc.about(path) from None
+    return traj_run(path, doc, evaluation_folder(swebench_dir) if swebench_dir is not None else None, model)
+
+
 def import_swe_agent(paths: list[Path], name: str | None, swebench_dir: Path | None = None, model: str | None = None) -> ImportedSession:
-    """One session with one run per trajectory file."""
-    swebench = SweBench(swebench_dir) if swebench_dir is not None else None
+    """One session with one run per trajectory file, read as the writer streams them."""
+    while EVALUATIONS:
+        EVALUATIONS.popitem()[1].close()
+    if swebench_dir is not None:
+        evaluation_folder(str(swebench_dir))  # a folder that is not one is refused before anything is read
     session = ImportedSession(name=name or "", format="swe-agent", harness="SWE-agent")
-    for path in paths:
-        try:
-            doc = load_traj(path)
-        except NotFormat as exc:
-            raise exc.about(path) from None
-        run = traj_run(path, doc, swebench, model)
-        session.runs.append(run)
-        session.sources.append(path.name)
-        if not session.name:
-            session.name = safe_id(f"swe-agent-{run.id}", "swe-agent")
+    session.sources = [p.name for p in paths]
+    if not session.name and paths:
+        stem = paths[0].name[: -len(".traj")] if paths[0].name.endswith(".traj") else paths[0].stem
+        session.name = safe_id(f"swe-agent-{safe_id(stem)}", "swe-agent")
+    context = (str(swebench_dir) if swebench_dir is not None else None, model)
+    session.jobs.append(Job(traj_unit, context, [str(p) for p in paths]))
     files = ", ".join(session.sources[:5]) + (" ..." if len(session.sources) > 5 else "")
     session.notes = f"Imported from {len(paths)} SWE-agent trajectory file(s): {files}." + (
         f" Evaluation: SWE-bench results in {swebench_dir.name}." if swebench_dir is not None else " No test evaluation given."

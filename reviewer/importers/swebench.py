@@ -7,7 +7,9 @@ SWE-bench writes ``logs/run_evaluation/<run_id>/<model>/<instance_id>/`` holding
 by its test id (failure -> fail, success -> pass); a patch that did not apply, or no patch,
 is one failing check ``patch``. FAIL_TO_FAIL / PASS_TO_FAIL lists are not graded by SWE-bench
 and are kept as metadata. ``test_output.txt`` is the grader output, ``eval.sh`` its source.
-The folder given may be the instance folder itself or any folder above it.
+The folder given may be the instance folder itself or any folder above it. Its files are read
+relative to it without following links; a linked ``test_output.txt`` or ``eval.sh`` is not
+copied, and the import says so.
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from reviewer.importers.ids import as_text
-from reviewer.importers.sources import TEXT_CAP, parse_json, read_source, read_text_source
+from reviewer.importers.sources import (
+    TEXT_CAP,
+    LinkRefused,
+    open_folder,
+    parse_json,
+    read_inside,
+)
 from reviewer.importers.spec import CheckSpec, GraderSpec, ImportFailed, NotFormat
 
 GRADED = ("FAIL_TO_PASS", "PASS_TO_PASS")
@@ -32,76 +40,108 @@ WHY = {
 
 @dataclass
 class Evaluation:
-    """What SWE-bench said about one instance."""
+    """What SWE-bench said about one instance (``warnings``: files of the folder that were refused)."""
 
     grader: GraderSpec
     resolved: bool
     metadata: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
-def report_folders(root: Path) -> dict[str, Path]:
-    """Every folder below ``root`` holding a report.json, by folder name (links not followed)."""
-    found: dict[str, Path] = {}
-    base_depth = len(root.parts)
-    for folder, dirs, names in os.walk(root, followlinks=False):
-        here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not os.path.islink(here / d)) if len(here.parts) - base_depth < MAX_DEPTH else []
-        if "report.json" in names and here.name not in found:
-            found[here.name] = here
+def report_folders(root: Path) -> dict[str, str]:
+    """Every folder below ``root`` holding a report.json, by folder name -> path relative to ``root`` (links not followed)."""
+    found: dict[str, str] = {}
+    for folder, dirs, names, _fd in os.fwalk(root, follow_symlinks=False):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        depth = 0 if rel == "." else rel.count("/") + 1
+        dirs[:] = sorted(dirs) if depth < MAX_DEPTH else []
+        name = Path(folder).name
+        if rel != "." and "report.json" in names and name not in found:
+            found[name] = rel
     return found
 
 
 class SweBench:
-    """An evaluation folder, searched once, looked up per instance."""
+    """An evaluation folder, searched once, looked up per instance; its files are read relative to it, never through a link."""
 
     def __init__(self, root: Path) -> None:
         if not root.is_dir():
             raise ImportFailed(f"{root}: not a folder (give the SWE-bench evaluation folder)")
         self.root = root
+        self.fd = open_folder(root)
         self.folders = report_folders(root)
 
-    def report(self, folder: Path) -> dict[str, Any]:
+    def close(self) -> None:
+        """Let go of the folder."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def path(self, rel: str, name: str) -> str:
+        """A file of the evaluation as shown in messages."""
+        return str(self.root / name) if rel == "." else str(self.root / rel / name)
+
+    def read(self, rel: str, name: str) -> bytes:
+        """A file of the evaluation folder (``rel`` a folder inside it)."""
+        inner = name if rel == "." else f"{rel}/{name}"
+        return read_inside(self.fd, inner, self.path(rel, name), TEXT_CAP)
+
+    def report(self, rel: str) -> dict[str, Any]:
         """A parsed report.json."""
-        path = folder / "report.json"
         try:
-            doc = parse_json(read_source(path, TEXT_CAP), "report.json")
+            doc = parse_json(self.read(rel, "report.json"), "report.json")
         except NotFormat as exc:
-            raise ImportFailed(f"{path}: not a SWE-bench report ({exc})") from None
+            raise ImportFailed(f"{self.path(rel, 'report.json')}: not a SWE-bench report ({exc})") from None
         if not isinstance(doc, dict):
-            raise ImportFailed(f"{path}: not a SWE-bench report (not a JSON object)")
+            raise ImportFailed(f"{self.path(rel, 'report.json')}: not a SWE-bench report (not a JSON object)")
         return doc
 
-    def find(self, ids: list[str]) -> tuple[Path, dict[str, Any]] | None:
-        """The folder and report entry of the first id found, or None."""
+    def find(self, ids: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """The folder (relative) and report entry of the first id found, or None."""
         for instance in ids:
-            folder = self.folders.get(instance)
-            if folder is not None:
-                entry = self.report(folder).get(instance)
+            rel = self.folders.get(instance)
+            if rel is not None:
+                entry = self.report(rel).get(instance)
                 if isinstance(entry, dict):
-                    return folder, entry
-        if "report.json" in os.listdir(self.root):
-            doc = self.report(self.root)
+                    return rel, entry
+        if "report.json" in os.listdir(self.fd):
+            doc = self.report(".")
             for instance in ids:
                 if isinstance(doc.get(instance), dict):
-                    return self.root, doc[instance]
+                    return ".", doc[instance]
         return None
+
+    def optional(self, rel: str, name: str, warnings: list[str]) -> bytes | None:
+        """A file that may be missing; a link or other refused file is a warning, never read."""
+        try:
+            return self.read(rel, name)
+        except LinkRefused as exc:
+            warnings.append(f"{exc}: not copied into the session")
+            return None
+        except ImportFailed as exc:
+            if "no such file" not in str(exc):
+                warnings.append(f"{exc}: not copied into the session")
+            return None
 
     def evaluate(self, ids: list[str], attempt: int) -> Evaluation | None:
         """The evaluation of an instance (any of ``ids``), or None when the folder has none."""
         hit = self.find(ids)
         if hit is None:
             return None
-        folder, entry = hit
-        output = ""
-        if (folder / "test_output.txt").is_file():
-            output = read_text_source(folder / "test_output.txt")
+        rel, entry = hit
+        warnings: list[str] = []
+        raw = self.optional(rel, "test_output.txt", warnings)
+        output = raw.decode("utf-8", "replace").removeprefix("\ufeff") if raw is not None else ""
         sources = {}
-        if (folder / "eval.sh").is_file():
-            sources["eval.sh"] = read_source(folder / "eval.sh", TEXT_CAP)
+        script = self.optional(rel, "eval.sh", warnings)
+        if script is not None:
+            sources["eval.sh"] = script
+        if not output:
+            output = "(no readable test_output.txt in the evaluation folder)\n" if warnings else "(no test_output.txt in the evaluation folder)\n"
         checks = report_checks(entry)
         grader = GraderSpec(
             name="swebench",
-            output=output or "(no test_output.txt in the evaluation folder)\n",
+            output=output,
             attempt=attempt,
             command="SWE-bench evaluation (eval.sh)",
             checks=checks,
@@ -110,8 +150,10 @@ class SweBench:
         status = entry.get("tests_status") if isinstance(entry.get("tests_status"), dict) else {}
         meta: dict[str, Any] = {k: v for k, v in entry.items() if k != "tests_status"}
         meta.update({f"swebench_{k}": status.get(k) for k in UNGRADED if status.get(k)})
-        meta["swebench_folder"] = folder.name
-        return Evaluation(grader, entry.get("resolved") is True, {"swebench": meta})
+        meta["swebench_folder"] = self.root.name if rel == "." else rel.rpartition("/")[2]
+        if warnings:
+            meta["swebench_refused"] = warnings
+        return Evaluation(grader, entry.get("resolved") is True, {"swebench": meta}, warnings)
 
 
 def report_checks(entry: dict[str, Any]) -> list[CheckSpec]:

@@ -8,26 +8,45 @@ new tree in and deletes the old one. Runs the old session holds from *other* sou
 carried over, so importing files one at a time into one ``--session`` adds to it. Leftovers of
 a crash are repaired at the next import. A folder this program did not import is never
 replaced. Output is deterministic: the same sources give byte-identical files.
+
+Runs are streamed: each is read, laid out and written before the next is read (by worker
+processes for large batches, see :mod:`reviewer.importers.treewrite`), so an import holds one
+run at a time per process. The build folder is made from the sessions folder down without
+following links (:func:`reviewer.store.nofollow.ensure_dir`), a session name the loader
+reserves (``runs``, ``labels``) is refused, and a session whose ``runs/`` is a link is never
+read from.
 """
 
 from __future__ import annotations
 
 import os
-import posixpath
 import secrets
 import shutil
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reviewer.importers.ids import UniqueIds, fix_text
-from reviewer.importers.layout import Files, run_files
 from reviewer.importers.spec import ImportedSession, ImportFailed
 from reviewer.importers.tomlsafe import dumps
+from reviewer.importers.treewrite import (
+    DIR_FLAGS,
+    Made,
+    TreeWriter,
+    flush,
+    write_bytes,
+    write_job,
+    write_run,
+)
 from reviewer.store.atomic import folder_lock, fsync_dir
+from reviewer.store.loader import RESERVED_DIRS
+from reviewer.store.nofollow import LinkOnPath, check_dir, ensure_dir
 from reviewer.store.safe_fs import MANIFEST_CAP, Unreadable, read_capped
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+
+Progress = Callable[[int, int], None]
 
 RECORD = ".import.toml"
 LABELS = "labels"
@@ -92,58 +111,19 @@ def session_doc(session: ImportedSession, models: list[str]) -> dict[str, Any]:
     return {"format": 1, "session": table}
 
 
-def layout(session: ImportedSession, carried: dict[str, dict[str, Any]]) -> tuple[Files, list[str]]:
-    """Every file of the new session folder (carried runs excepted), and the run ids used."""
-    files: Files = {}
-    ids = UniqueIds(set(carried))
-    record_runs: dict[str, Any] = {k: dict(v) for k, v in carried.items()}
-    used = []
-    for run in session.runs:
-        run_id = ids.claim(run.id)
-        used.append(run_id)
-        for rel, data in run_files(run).items():
-            files[f"runs/{run_id}/{rel}"] = data
-        record_runs[run_id] = {"source": fix_text(run.source), "model": fix_text(run.model), "task": fix_text(run.task)}
-    models = sorted({str(v.get("model", "")) for v in record_runs.values()} - {""})
-    files["session.toml"] = dumps(session_doc(session, models))
-    record = {"format": 1, "import": {"format": session.format, "sources": list(session.sources)}, "runs": record_runs}
-    files[RECORD] = dumps(record)
-    return files, used
+def record_doc(session: ImportedSession, runs: dict[str, dict[str, Any]]) -> bytes:
+    """The ``.import.toml`` document: format, sources and where every run came from."""
+    return dumps({"format": 1, "import": {"format": session.format, "sources": list(session.sources)}, "runs": runs})
 
 
-def write_file(root: Path, rel: str, data: bytes) -> None:
-    """Create one new file below ``root`` (never outside it); :func:`flush_tree` makes it durable."""
-    norm = posixpath.normpath(rel)
-    if norm.startswith(("../", "/")) or norm in ("..", ".") or "\x00" in norm:
-        raise ImportFailed(f"refusing to write {rel!r}: it would leave the session folder")
-    path = root / norm
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-
-
-def flush_tree(root: Path) -> None:
-    """Make every file and folder of a freshly written tree durable before it is renamed in.
-
-    One ``sync()`` is far cheaper than an fsync per file for thousands of small files; where
-    there is none, every file and folder is fsynced.
-    """
-    if hasattr(os, "sync"):
-        os.sync()
-        return
-    for folder, _dirs, names in sorted(os.walk(root), key=lambda t: -len(t[0])):
-        for name in names:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        fsync_dir(Path(folder))
+def reserved(name: str) -> str:
+    """Why a session cannot be called ``name``, or ""."""
+    if name in RESERVED_DIRS:
+        return (
+            f"the session name {name!r} is reserved: {' and '.join(repr(n) for n in sorted(RESERVED_DIRS))} at the top of a "
+            "sessions folder belong to the format and are never loaded as sessions; choose another --session"
+        )
+    return ""
 
 
 def copy_entry(src: Path, dst: Path) -> None:
@@ -218,13 +198,19 @@ def swap_in(build: Path, target: Path, token: str) -> None:
     shutil.rmtree(backup, ignore_errors=True)
 
 
-def write_session(session: ImportedSession, into: Path) -> WriteResult:
+def write_session(session: ImportedSession, into: Path, progress: Progress | None = None, workers: int | None = None) -> WriteResult:
     """Write ``session`` into the sessions folder ``into`` (created when missing).
 
+    ``progress(done, total)`` is called as runs are written; ``workers``: worker processes
+    (None: one per core for large batches, 0: none).
+
     Raises:
-        ImportFailed: the target exists and is not an imported session, or writing failed
-            (then nothing was changed).
+        ImportFailed: the name is reserved, the target exists and is not an imported session,
+            reading a source failed, or writing failed (then nothing was changed).
     """
+    problem = reserved(session.name)
+    if problem:
+        raise ImportFailed(problem)
     target = into / session.name
     result = WriteResult(target)
     try:
@@ -232,37 +218,87 @@ def write_session(session: ImportedSession, into: Path) -> WriteResult:
         with folder_lock(into, timeout=60.0):
             result.warnings.extend(recover(into))
             record = existing_session(target)
+            if record is not None and os.path.lexists(target / "runs"):
+                check_dir(target, "runs")  # a link there is refused: carried runs are never read through it
             carried = carried_runs(target, record, session.sources) if record else {}
-            files, used = layout(session, carried)
-            build_and_swap(files, target, record is not None, carried)
+            made = build_and_swap(session, target, record is not None, carried, progress, workers)
     except TimeoutError as exc:
+        raise ImportFailed(str(exc)) from None
+    except LinkOnPath as exc:
         raise ImportFailed(str(exc)) from None
     except OSError as exc:
         raise ImportFailed(f"could not write {target}: {exc.strerror or exc}") from None
-    result.runs = used
+    result.runs = [m.id for m in made]
+    for m in made:
+        result.warnings.extend(m.warnings)
     old_runs = record.get("runs", {}) if record else {}
-    result.updated = [r for r in used if isinstance(old_runs, dict) and r in old_runs]
+    result.updated = [r for r in result.runs if isinstance(old_runs, dict) and r in old_runs]
     result.carried = sorted(carried)
     result.replaced = record is not None
     return result
 
 
-def build_and_swap(files: Files, target: Path, replacing: bool, carried: dict[str, dict[str, Any]]) -> None:
+def write_runs(session: ImportedSession, build: Path, claim: Callable[[str], str], progress: Progress | None, workers: int | None) -> list[Made]:
+    """Every run of the session written into ``build/runs``, in order."""
+    runs_path = ensure_dir(build, "runs")
+    runs_fd = os.open(runs_path, DIR_FLAGS)
+    made: list[Made] = []
+    total = session.total()
+    try:
+        for run in session.runs:
+            made.append(write_run(runs_fd, claim(run.id), run))
+        for job in session.jobs:
+            # the writer's threads start with its first run: a job read by worker processes
+            # forks them from a process that has no other thread
+            with TreeWriter() as writer:
+                for m in write_job(job, runs_fd, str(runs_path), claim, workers, writer):
+                    made.append(m)
+                    if progress is not None:
+                        progress(len(made), total)
+        return made
+    finally:
+        os.close(runs_fd)
+
+
+def finish_docs(session: ImportedSession, build: Path, made: list[Made], carried: dict[str, dict[str, Any]]) -> None:
+    """``session.toml`` and ``.import.toml`` of the new tree."""
+    record_runs: dict[str, Any] = {k: dict(v) for k, v in carried.items()}
+    for m in made:
+        record_runs[m.id] = {"source": fix_text(m.source), "model": fix_text(m.model), "task": fix_text(m.task)}
+    if not session.harness_version:
+        session.harness_version = next((m.harness_version for m in made if m.harness_version), "")
+    models = sorted({str(v.get("model", "")) for v in record_runs.values()} - {""})
+    fd = os.open(build, DIR_FLAGS)
+    try:
+        write_bytes(fd, "session.toml", dumps(session_doc(session, models)))
+        write_bytes(fd, RECORD, record_doc(session, record_runs))
+    finally:
+        os.close(fd)
+
+
+def build_and_swap(
+    session: ImportedSession, target: Path, replacing: bool, carried: dict[str, dict[str, Any]], progress: Progress | None, workers: int | None
+) -> list[Made]:
     """Write the new tree beside ``target`` (plus what is carried over), then swap it in."""
     token = secrets.token_hex(6)
-    build = target.parent / f"{PREFIX}{token}.build"
-    build.mkdir()
+    build = ensure_dir(target.parent, f"{PREFIX}{token}.build")
     try:
-        for rel in sorted(files):
-            write_file(build, rel, files[rel])
+        ids = UniqueIds(set(carried))
+        made = write_runs(session, build, ids.claim, progress, workers)
+        finish_docs(session, build, made, carried)
         if replacing:
             for run_id in carried:
                 copy_entry(target / "runs" / run_id, build / "runs" / run_id)
             for entry in sorted(os.listdir(target)):
-                if entry not in OURS and not (build / entry).exists():
+                if entry not in OURS and not os.path.lexists(build / entry):
                     copy_entry(target / entry, build / entry)
-        flush_tree(build)
+        fd = os.open(build, DIR_FLAGS)
+        try:
+            flush(fd)
+        finally:
+            os.close(fd)
         swap_in(build, target, token)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
         raise
+    return made

@@ -8,9 +8,18 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from importkit import checked, failure_ids, listed, run_cli, snapshot
-from inspectkit import EXPECTED, TEST_COMMAND, all_samples, header, write_deflate_eval, write_json_log, write_zstd_eval, write_zstd_zip
+from inspectkit import (
+    EXPECTED,
+    TEST_COMMAND,
+    all_samples,
+    header,
+    write_deflate_eval,
+    write_json_log,
+    write_zstd_eval,
+    write_zstd_zip,
+)
+
 from reviewer.importers.evalzip import ArchiveTooLarge, EvalZip
 from reviewer.importers.spec import NotFormat
 from reviewer.store.sessions import SessionStore

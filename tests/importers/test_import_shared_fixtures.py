@@ -7,7 +7,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from importkit import SHARED_FIXTURES, checked, listed, run_cli, snapshot
 
 FORMAT_OF = {"inspect-ai": "inspect", "swe-agent": "swe-agent", "mini-swe-agent": "mini-swe-agent"}

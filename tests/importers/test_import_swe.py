@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from importkit import checked, failure_ids, listed, run_cli
+
 from reviewer.importers.swebench import report_checks
 from reviewer.store.sessions import SessionStore
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
 from importkit import OWN_FIXTURES, checked, failure_ids, listed, run_cli
+
 from reviewer.store.sessions import SessionStore
 
 GO = OWN_FIXTURES / "go"

@@ -12,9 +12,9 @@ import pytest
 import tomli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from importkit import checked, run_cli
 from inspectkit import header, sample
+
 from reviewer.importers.ids import UniqueIds, safe_id, safe_relpath
 from reviewer.importers.inspect_scores import value_status
 from reviewer.importers.tomlsafe import dumps, toml_value

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-
 from importkit import checked, failure_ids, listed, run_cli, snapshot
 from inspectkit import header, sample, write_json_log, write_zstd_eval
-from reviewer.importers import writer
+
+from reviewer.importers import treewrite, writer
 from reviewer.model.label import Verdict
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
@@ -63,17 +63,17 @@ def test_failed_write_leaves_the_old_session_untouched(tmp_path: Path, capsys: p
     assert run_cli(capsys, *argv)[0] == 0
     labeller(into).decide(FAILURE, Verdict.CAPABILITY)
     before = snapshot(into, skip="-none-")
-    real = writer.write_file
+    real = treewrite.write_bytes
     calls = {"n": 0}
 
-    def failing(root: Path, rel: str, data: bytes) -> None:
+    def failing(dir_fd: int, rel: str, data: bytes) -> None:
         """Write files until the disk is "full"."""
         calls["n"] += 1
         if calls["n"] == 7:
             raise OSError(28, "No space left on device")
-        real(root, rel, data)
+        real(dir_fd, rel, data)
 
-    monkeypatch.setattr(writer, "write_file", failing)
+    monkeypatch.setattr(treewrite, "write_bytes", failing)
     code, out, err = run_cli(capsys, *argv)
     assert code == 1 and out == "" and "No space left on device" in err and err.count("\n") == 1
     assert snapshot(into, skip="-none-") == before
