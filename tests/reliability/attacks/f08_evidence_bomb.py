@@ -1,12 +1,14 @@
 """Finding 8: grader output of 3,000 crafted lines (``'x = ' * 240 + 'wantx'``) made one evidence
 pattern cost ~18 ms a line, ``reviewer show`` took 70 s, and the evidence worker could not be
-stopped.
+stopped, and ``q`` left a blank screen while the process ran on for minutes.
 
 Live: the backtracking pattern the evidence used to read ``got X, want Y`` lines (kept here,
 verbatim, as the attack's reference) is timed on a few crafted lines. Contained: the real
 ``reviewer show`` on the crafted run finishes within :data:`SHOW_SECONDS`, the evidence of the
 crafted failure is computed within :data:`EVIDENCE_SECONDS`, and ``evidence_for`` stops within
-:data:`CANCEL_SECONDS` of its cancel check saying so.
+:data:`CANCEL_SECONDS` of its cancel check saying so; in a real terminal (tmux), the app on
+the crafted failure quits within :data:`QUIT_SECONDS` of ``q`` while the evidence is still
+being computed (a heavier bomb of :data:`APP_LINES` lines keeps the worker busy).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ SHOW_SECONDS = 10.0
 EVIDENCE_SECONDS = 3.0
 CANCEL_SECONDS = 0.1
 LIVE_MS_A_LINE = 5.0
+QUIT_SECONDS = 2.0
+APP_LINES = 30_000
 FAILURE = "bomb/r1#heldout:test_bomb.py::test_bomb"
 
 # The pattern of reviewer/analysis/pairs.py before the fix (nested lazy repetition).
@@ -58,7 +62,7 @@ def pytest_output(body: str) -> str:
     )
 
 
-def build(root: Path) -> Path:
+def build(root: Path, lines: int = LINES) -> Path:
     """A sessions folder with one run whose grader output is the crafted one."""
     run = root / "bomb" / "runs" / "r1"
     (run / "attempts" / "1").mkdir(parents=True)
@@ -66,7 +70,7 @@ def build(root: Path) -> Path:
     (root / "bomb" / "session.toml").write_text('format = 1\n[session]\nharness = "h"\nmodels = ["m"]\n')
     (run / "brief.md").write_text("# bomb\n\nWrite bomb.py.\n")
     (run / "attempts" / "1" / "bomb.py").write_text("print('x')\n")
-    (run / "grader" / "heldout.out").write_text(pytest_output("\n".join([LINE] * LINES)))
+    (run / "grader" / "heldout.out").write_text(pytest_output("\n".join([LINE] * lines)))
     (run / "transcript.toml").write_text('format = 1\n[[turn]]\nrole = "user"\ntext = "go"\n')
     manifest = {
         "format": 1,
@@ -136,6 +140,24 @@ def evidence_figures(root: Path) -> dict[str, float]:
     return {"evidence_seconds": round(full, 3), "cancel_seconds": round(latency, 4)}
 
 
+def quit_seconds(root: Path, home: Path) -> float | None:
+    """The app on the crafted failure in tmux: seconds from ``q`` to the process's end (None: no tmux)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "e2e"))
+    from tmux_driver import Tmux, tmux_available
+
+    if not tmux_available():
+        return None
+    env = {f"XDG_{k}_HOME": str(home / k.lower()) for k in ("DATA", "CONFIG", "CACHE")}
+    command = [sys.executable, "-m", "reviewer.cli", str(root), "--reviewer", "red"]
+    with Tmux(command, (160, 48), env={**env, "TERM": "xterm-256color"}) as term:
+        term.wait_for(r"Evidence", 60)
+        time.sleep(0.5)  # the evidence worker is at the crafted lines now
+        started = time.monotonic()
+        term.send("q")
+        status = term.exit_status(30)
+        return time.monotonic() - started if status is not None else float("inf")
+
+
 def check(work: Path) -> Outcome:
     """Build the crafted run, show the old pattern is slow on it, then time the real code."""
     root = build(work / "sessions")
@@ -143,13 +165,17 @@ def check(work: Path) -> Outcome:
     live = ms > LIVE_MS_A_LINE
     seconds, status, evidence = show_seconds(root)
     figures = evidence_figures(root)
-    figures.update({"old_pattern_ms_a_line": round(ms, 1), "show_seconds": round(seconds, 2), "lines": LINES})
+    quit = quit_seconds(build(work / "heavier", APP_LINES), work / "home")
+    figures.update({"old_pattern_ms_a_line": round(ms, 1), "show_seconds": round(seconds, 2), "lines": LINES,
+                    "quit_seconds": None if quit is None else round(quit, 2)})
     contained = (
         status == 0 and seconds < SHOW_SECONDS and "took longer" not in evidence
         and figures["evidence_seconds"] < EVIDENCE_SECONDS and figures["cancel_seconds"] < CANCEL_SECONDS
+        and (quit is None or quit < QUIT_SECONDS)
     )
     detail = (
         f"old pattern {ms:.1f} ms a line (x {LINES} lines); reviewer show {seconds:.2f} s (exit {status}); "
-        f"evidence {figures['evidence_seconds']} s; cancel landed in {figures['cancel_seconds']} s"
+        f"evidence {figures['evidence_seconds']} s; cancel landed in {figures['cancel_seconds']} s; "
+        f"q quit the app in {'(no tmux)' if quit is None else f'{quit:.2f} s'}"
     )
     return Outcome(contained, live, detail, figures)
