@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.analysis.clusters import Cluster, ClusterPlan, find_clusters, plan_cluster_label
-from reviewer.analysis.facts import collect
-from reviewer.analysis.stats import Scope, compute_stats, render_stats
+from typing import TYPE_CHECKING
+
 from reviewer.model import split_failure_id
 from reviewer.model.label import Verdict
-from reviewer.store.githistory import HistoryEntry, label_history
-from reviewer.store.gitrepo import GitUnsafe
 from reviewer.store.labeller import Labeller
 from reviewer.store.protocol import Store
+
+if TYPE_CHECKING:
+    from reviewer.analysis.clusters import Cluster, ClusterPlan
+    from reviewer.store.githistory import HistoryEntry
 
 __all__ = ["Analyses", "HistoryEntry", "Unavailable"]
 
@@ -42,6 +43,9 @@ class Analyses:
 
     def history(self, failure_id: str) -> list[HistoryEntry]:
         """A failure's label history from git."""
+        from reviewer.store.githistory import label_history
+        from reviewer.store.gitrepo import GitUnsafe
+
         try:
             session, run, check = split_failure_id(failure_id)
             return label_history(Path(self.store.root), session, run, check)
@@ -52,14 +56,22 @@ class Analyses:
 
     def clusters(self) -> tuple[Cluster, ...]:
         """The folder's failure clusters, widest spread first."""
+        from reviewer.analysis.clusters import find_clusters
+        from reviewer.analysis.facts import collect
+
         return find_clusters(collect(self.store, only=self.only))  # type: ignore[arg-type]
 
     def plan(self, cluster: Cluster, verdict: Verdict) -> ClusterPlan:
         """What labelling a whole cluster would change."""
+        from reviewer.analysis.clusters import plan_cluster_label
+
         return plan_cluster_label(self.labeller, cluster.failure_ids, verdict)
 
     def stats(self, width: int) -> str:
         """The statistics text, as ``reviewer stats`` prints it."""
+        from reviewer.analysis.facts import collect
+        from reviewer.analysis.stats import Scope, compute_stats, render_stats
+
         scope = Scope(self.only, self.blind)
         facts = collect(self.store, only=self.only, count_passes=True)  # type: ignore[arg-type]
         return render_stats(compute_stats(facts, scope=scope), width)

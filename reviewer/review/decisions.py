@@ -8,15 +8,17 @@ When a save fails, the decision stays in memory, the outcome says so and asks to
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
-from reviewer.analysis.clusters import ClusterPlan, apply_cluster_label
 from reviewer.model import Failure, Run
 from reviewer.model.label import Label, Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.store.labeller import Labeller, LabelState, SaveFailed, UnknownFailure
 from reviewer.store.progress import Progress
+
+if TYPE_CHECKING:
+    from reviewer.analysis.clusters import ClusterPlan
 
 
 class Decisions:
@@ -144,6 +146,8 @@ class Decisions:
 
     def label_cluster(self, plan: ClusterPlan) -> Outcome:
         """Apply a confirmed cluster plan as one undoable change."""
+        from reviewer.analysis.clusters import apply_cluster_label
+
         changed: list[int] = []
         outcome = self.save("Cluster label", lambda: changed.append(apply_cluster_label(self.labeller, plan)),
                             list(plan.to_change))

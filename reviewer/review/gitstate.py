@@ -10,13 +10,16 @@ runs it and leaves git off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
-from reviewer.store.gitcommit import CommitResult, commit_labels, commit_reviewer, label_files
 from reviewer.store.gitrepo import RepoInfo, RunCommit
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
+
+if TYPE_CHECKING:
+    from reviewer.store.gitcommit import CommitResult
 
 
 @dataclass
@@ -121,6 +124,8 @@ class GitState:
 
 def commit_mine(root: Path, reviewer: str, adjudicated_in: list[str]) -> CommitResult:
     """Commit the reviewer's label files plus the adjudication files of the given sessions (worker)."""
+    from reviewer.store.gitcommit import CommitResult, commit_labels, commit_reviewer, label_files
+
     extra = [root / s / LABELS_DIR / ADJUDICATED_FILE for s in adjudicated_in]
     extra = [p for p in extra if p.is_file() and not p.is_symlink()]
     if not extra:

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewer.model.label import Label
-from reviewer.store.agreement import disagreements, read_label_set, visible_others
-from reviewer.store.final import read_adjudications
+from reviewer.store.agreement import visible_others
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +39,9 @@ def failure_key_id(key: tuple[str, str, str]) -> str:
 
 def read_snapshot(root: Path, sessions: list[str]) -> ReviewersSnapshot:
     """Read every reviewer's labels, the adjudications and the disagreements (worker threads)."""
+    from reviewer.store.agreement import disagreements, read_label_set
+    from reviewer.store.final import read_adjudications
+
     label_set = read_label_set(root, sessions)
     finals = {failure_key_id(k): lab for k, lab in read_adjudications(root, sessions).items()}
     found = disagreements(root, sessions, label_set)

@@ -11,15 +11,13 @@ through it, so they can never disagree.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import replace
-from typing import Callable, Mapping
+from typing import Callable
 
-from pathlib import Path
 
-from reviewer.analysis.clusters import ClusterPlan
-from reviewer.analysis.evidence import Evidence, evidence_for
 from reviewer.model import Failure, Run
-from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.analyses import Analyses
@@ -32,7 +30,7 @@ from reviewer.review.team import Team
 from reviewer.review.status import Totals, status_parts
 from reviewer.review.selection import (
     End, Move, NeedsCounting, Selection, Target, at_turn, select_failure, step_attempt, step_file, step_run,
-    step_turn, turn_for_attempt, with_attempt,
+    step_turn, turn_for_attempt,
 )
 from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking
@@ -40,6 +38,10 @@ from reviewer.review.walks import Place
 from reviewer.store.labeller import Labeller, UnknownFailure
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import LRU
+
+if TYPE_CHECKING:
+    from reviewer.analysis.clusters import ClusterPlan
+    from reviewer.analysis.evidence import Evidence
 
 
 class ReviewSession:
@@ -117,6 +119,16 @@ class ReviewSession:
                 out = out.then(tell("No failing checks in this folder."))
                 move = Target(self.folder.listing.order[0])
         return out.then(Outcome(move=move))
+
+    def nothing_to_open(self, kind: str) -> Outcome:
+        """The opening found no unlabelled failure (``kind`` "unlabelled") or none at all ("step")."""
+        folder = self.folder
+        if kind == "unlabelled" and any(folder.failure_ids.values()):
+            return tell("Every failure is labelled; opening at the first one.").then(
+                Outcome(move=EVERY_FAILURE.step(self.place(), Selection(), 1)))
+        if not folder.listing.order:
+            return NOTHING
+        return tell("No failing checks in this folder.").then(Outcome(move=Target(folder.listing.order[0])))
 
     def seek(self, kind: str, current: Selection, order: list[str], step: int = 1,
              cancelled: Callable[[], bool] = lambda: False) -> tuple[Move, dict[str, tuple[str, ...]]]:
@@ -299,9 +311,11 @@ class ReviewSession:
 
     def evidence(self, failure_id: str, cancelled: Callable[[], bool] = lambda: False) -> Evidence:
         """The checker-versus-brief evidence of a failure (worker thread; remembered)."""
+        from reviewer.analysis.evidence import evidence_for  # after the first screen: its patterns take a while
+
         hit = self.evidence_cache.get(failure_id)
-        if isinstance(hit, Evidence):
-            return hit
+        if hit is not None:
+            return hit  # type: ignore[return-value]
         run, failure = self.labeller.find(failure_id)
         found = evidence_for(self.store, run, failure, cancel=cancelled)
         self.evidence_cache.put(failure_id, found)
@@ -310,7 +324,7 @@ class ReviewSession:
     def cached_evidence(self, failure_id: str) -> Evidence | None:
         """The evidence of a failure when it was computed already."""
         hit = self.evidence_cache.get(failure_id)
-        return hit if isinstance(hit, Evidence) else None
+        return hit  # type: ignore[return-value]
 
     # ---- decisions -----------------------------------------------------------------------------
 

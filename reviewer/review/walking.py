@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from reviewer.analysis.clusters import Cluster
+from typing import TYPE_CHECKING
+
 from reviewer.review.outcome import Outcome, tell
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.selection import Selection, Target
 from reviewer.review.walks import Disagreements, EveryFailure, ListWalk, Place, Walk
+
+if TYPE_CHECKING:
+    from reviewer.analysis.clusters import Cluster
 
 EVERY_FAILURE = EveryFailure()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from reviewer.model.label import Label, Verdict
+from reviewer.model.label import Label
 from reviewer.store.adjudication import migrated
 from reviewer.store.labelfile import parse_labels
 from reviewer.store.labels import ADJUDICATED_FILE, label_dirs, read_all_labels

@@ -12,7 +12,7 @@ import threading
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import Label, Verdict
-from reviewer.store.labeller import Labeller, LabelState, UnknownFailure
+from reviewer.store.labeller import Labeller, LabelState
 
 
 class Progress:

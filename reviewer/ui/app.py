@@ -277,9 +277,8 @@ class ReviewApp(App[int]):
             return
         if message.kind == "open" and self.session.start_failure:
             self.opening()
-        elif isinstance(message.move, End) and not message.asked.run_key and message.kind == "unlabelled":
-            self.tell(Notice("Every failure is labelled; opening at the first one."))
-            self.start("seek", w.seek, self.session, "step", message.asked, list(self.session.folder.listing.order), 1)
+        elif isinstance(message.move, End) and not message.asked.run_key:
+            self.report(self.session.nothing_to_open(message.kind))
         else:
             self.follow(message.move, message.kind)
 

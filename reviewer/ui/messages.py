@@ -7,14 +7,13 @@ session method takes what it carries: the app hands it over and reports the outc
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from textual.message import Message
 
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.session import ReviewSession
 
-from reviewer.analysis.evidence import Evidence
 from reviewer.model import LoadError, Run
 from reviewer.review.folder import Scan
 from reviewer.review.listing import Tally
@@ -26,6 +25,9 @@ from reviewer.store.gitcommit import CommitResult
 from reviewer.store.gitrepo import RepoInfo, RunCommit
 from reviewer.store.sessions import Changes
 from reviewer.ui.render.panes import Rendered
+
+if TYPE_CHECKING:
+    from reviewer.analysis.evidence import Evidence
 
 
 class Scanned(Message):

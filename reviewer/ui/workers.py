@@ -16,7 +16,6 @@ from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from reviewer.analysis.scan import Cancelled
 from reviewer.review.listing import ListRequest, tally
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
 from reviewer.review.selection import Selection
@@ -90,6 +89,8 @@ def view(session: ReviewSession, selection: Selection, theme: type[HighlightThem
 
 def evidence(session: ReviewSession, failure_id: str, post: Post) -> None:
     """Compute a failure's evidence."""
+    from reviewer.analysis.scan import Cancelled
+
     try:
         found = session.evidence(failure_id, cancelled)
     except Cancelled:

@@ -8,7 +8,7 @@ plain content, never as markup.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from textual import work
 from textual.app import ComposeResult
@@ -20,9 +20,12 @@ from textual.screen import ModalScreen
 from textual.worker import get_current_worker
 
 from reviewer.model.sanitize import one_line
-from reviewer.review.analyses import HistoryEntry, Unavailable
+from reviewer.review.analyses import Unavailable
 from reviewer.ui.render.badges import verdict_badge
 from reviewer.ui.widgets.text_view import TextView
+
+if TYPE_CHECKING:
+    from reviewer.review.analyses import HistoryEntry
 
 CLOSE: list[BindingType] = [
     Binding("escape", "dismiss", "Close", show=False),

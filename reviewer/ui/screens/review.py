@@ -23,14 +23,6 @@ from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.ui.acted import Acted
-from reviewer.ui.screens.adjudicate import AdjudicateScreen, Choice
-from reviewer.ui.screens.annotate import NoteScreen, TagsScreen
-from reviewer.ui.screens.clusters import ClustersScreen
-from reviewer.ui.screens.confirm import ConfirmScreen
-from reviewer.ui.screens.errors import ErrorsScreen
-from reviewer.ui.screens.help import HelpScreen
-from reviewer.ui.screens.history import HistoryScreen
-from reviewer.ui.screens.stats import StatsScreen
 from reviewer.ui.render.lines import LINE_CAP
 from reviewer.ui.render.panes import Rendered
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
@@ -208,6 +200,9 @@ class ReviewScreen(Screen[None]):
 
     def action_note(self) -> None:
         """``n``: write the note kept with this failure."""
+        from reviewer.ui.screens.annotate import NoteScreen
+
+
         fid = self.session.selection.failure_id
         if not fid:
             self.act(STAYED)
@@ -217,6 +212,9 @@ class ReviewScreen(Screen[None]):
 
     def action_tags(self) -> None:
         """``t``: tag the failure with defect classes from the folder's vocabulary."""
+        from reviewer.ui.screens.annotate import TagsScreen
+
+
         fid = self.session.selection.failure_id
         if not fid:
             self.act(STAYED)
@@ -226,6 +224,10 @@ class ReviewScreen(Screen[None]):
 
     def action_adjudicate(self) -> None:
         """``A``: record the final verdict of the current failure."""
+        from reviewer.ui.screens.adjudicate import AdjudicateScreen
+        from reviewer.ui.screens.confirm import ConfirmScreen
+
+
         fid = self.session.selection.failure_id
         if not fid:
             self.act(STAYED)
@@ -233,7 +235,7 @@ class ReviewScreen(Screen[None]):
         reviewers = self.session.reviewers
         labs = reviewers.labels_of(fid, self.session.decisions.label(fid))
 
-        def done(choice: Choice | None) -> None:
+        def done(choice: tuple[Verdict | None, str] | None) -> None:
             if choice is None:
                 return
             agreed = self.session.team.unanimous(fid) if choice[0] is not None else ""
@@ -247,6 +249,9 @@ class ReviewScreen(Screen[None]):
 
     def action_show_errors(self) -> None:
         """``E``: list what did not load."""
+        from reviewer.ui.screens.errors import ErrorsScreen
+
+
         self.app.push_screen(ErrorsScreen(self.session.folder.load_errors))
 
     def on_status_bar_errors_clicked(self) -> None:
@@ -255,14 +260,23 @@ class ReviewScreen(Screen[None]):
 
     def action_help(self) -> None:
         """``?``."""
+        from reviewer.ui.screens.help import HelpScreen
+
+
         self.app.push_screen(HelpScreen())
 
     def action_clusters(self) -> None:
         """``C``: the clusters screen."""
+        from reviewer.ui.screens.clusters import ClustersScreen
+
+
         self.app.push_screen(ClustersScreen(self.session))
 
     def action_stats(self) -> None:
         """``S``: the statistics screen."""
+        from reviewer.ui.screens.stats import StatsScreen
+
+
         self.app.push_screen(StatsScreen(self.session.analyses.stats))
 
     def action_commit_labels(self) -> None:
@@ -271,6 +285,9 @@ class ReviewScreen(Screen[None]):
 
     def action_label_history(self) -> None:
         """``H``: the current failure's label history from git."""
+        from reviewer.ui.screens.history import HistoryScreen
+
+
         fid = self.session.selection.failure_id
         refusal = self.session.git.unavailable("History") if fid else STAYED
         if refusal is not None:

@@ -6,14 +6,18 @@ so stepping back is instant) and hands it over. ``v`` hides and shows the strip.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 
-from reviewer.analysis.evidence import Evidence
 from reviewer.model.sanitize import one_line
 from reviewer.ui.render.evidence import evidence_lines, summary
 from reviewer.ui.widgets.text_view import TextView
+
+if TYPE_CHECKING:
+    from reviewer.analysis.evidence import Evidence
 
 
 class EvidencePanel(Vertical):

@@ -6,14 +6,13 @@ rendered view into every pane, and finds the pane a widget sits in.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical
 from textual.widget import Widget
 
-from reviewer.analysis.evidence import Evidence
 from reviewer.review.view import FailureView
 from reviewer.ui.render.panes import Part, Rendered
 from reviewer.ui.widgets.brief import BriefPane
@@ -24,6 +23,9 @@ from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.transcript import TranscriptPane
+
+if TYPE_CHECKING:
+    from reviewer.analysis.evidence import Evidence
 
 
 def pane_of(widget: Widget | None) -> Pane | None:
