@@ -206,6 +206,12 @@ def count_lines(raw: list[str]) -> int:
     return sum(1 + line.count("\u2028") + line.count("\u2029") for line in raw) - final
 
 
+def id_lines(failure_id: str) -> str:
+    """A failure id on two lines that wrap only between its parts: ``session/run`` and ``#grader:check``."""
+    run, sep, check = failure_id.partition("#")
+    return one_line(run, 300) + (f"\n{sep}{one_line(check, 300)}" if sep else "")
+
+
 def one_line(text: str, limit: int = 200) -> str:
     """Sanitised text squeezed onto one line (for headers, rows and messages that quote data)."""
     flat = clean(text[: limit * 4 + 16]).text.replace("\n", " \u23ce ").replace("\t", " ")

@@ -49,6 +49,8 @@ class RunList:
         """Run keys that pass filter and search, in list order (what j/k/J/K walk)."""
         self.generation = 0
         self.hay: dict[str, str] = {}
+        self.listed: frozenset[str] = frozenset()
+        """The keys of ``order``, to ask quickly whether a run is listed."""
 
     def set_runs(self, runs: list[Run]) -> None:
         """Show these runs (already in display order)."""
@@ -76,6 +78,7 @@ class RunList:
         if generation != self.generation:
             return False
         self.rows, self.order = rows, order
+        self.listed = frozenset(order)
         return True
 
     def empty_message(self) -> str:
@@ -97,7 +100,7 @@ class RunList:
 
     def hides(self, run_key: str) -> bool:
         """The run is not listed (filtered or searched out)."""
-        return bool(run_key) and run_key not in set(self.order)
+        return bool(run_key) and run_key not in self.listed
 
     def describe(self) -> str:
         """``failing runs matching "roman fjord"`` for the status line ("" when nothing filters)."""

@@ -76,6 +76,11 @@ TABLE: tuple[Entry, ...] = (
           "Move focus to the next pane", priority=True),
     entry(PANES, "shift+tab", "screen.focus_prev_pane", "Previous pane", "focus-prev",
           "Move focus to the previous pane", priority=True),
+    entry(PANES, "1", "screen.show_pane('brief')", "Brief", "pane-brief", "Show and focus the Brief pane"),
+    entry(PANES, "2", "screen.show_pane('code')", "Code", "pane-code", "Show and focus the Code pane"),
+    entry(PANES, "3", "screen.show_pane('grader')", "Grader", "pane-grader", "Show and focus the Grader pane"),
+    entry(PANES, "4", "screen.show_pane('transcript')", "Transcript", "pane-transcript",
+          "Show and focus the Transcript pane"),
     entry(PANES, "m", "screen.maximise", "Maximise", "maximise", "Maximise or restore the focused pane"),
     entry(PANES, "ctrl+f", "screen.find_in_pane", "Find", "find-in-pane",
           "Find text in the focused pane (enter: next match, escape: close)", priority=True),
@@ -157,7 +162,7 @@ NAVIGATOR_BINDINGS: list[BindingType] = [
             tooltip="A page down the run list"),
     Binding("home", "edge(-1)", "First", show=False, id="runs-first", tooltip="First row of the run list"),
     Binding("end", "edge(1)", "Last", show=False, id="runs-last", tooltip="Last row of the run list"),
-    Binding("enter", "activate", "Open", show=False, id="runs-open",
+    Binding("enter", "activate", "Open", show=True, id="runs-open",
             tooltip="Open the run, or fold / unfold a group"),
     Binding("left", "fold(True)", "Fold", show=False, id="runs-fold", tooltip="Fold the group"),
     Binding("right", "fold(False)", "Unfold", show=False, id="runs-unfold", tooltip="Unfold the group"),
@@ -165,25 +170,25 @@ NAVIGATOR_BINDINGS: list[BindingType] = [
 """Keys of the run list while it has focus (listed under "Run list" in help)."""
 
 FIND_BINDINGS: list[BindingType] = [
-    Binding("enter", "find_step(1)", "Next match", show=False, id="find-next", tooltip="Jump to the next match"),
+    Binding("enter", "find_step(1)", "Next match", show=True, id="find-next", tooltip="Jump to the next match"),
     Binding("shift+enter", "find_step(-1)", "Previous match", show=False, id="find-prev",
             tooltip="Jump to the previous match"),
-    Binding("escape", "close", "Close find", show=False, id="find-close", tooltip="Close the find bar"),
+    Binding("escape", "close", "Close find", show=True, id="find-close", tooltip="Close the find bar"),
 ]
 """Keys of the find bar (ctrl+f) while it has focus."""
 
 SEARCH_BINDINGS: list[BindingType] = [
-    Binding("escape", "close", "Close search", show=False, id="search-close",
+    Binding("escape", "close", "Close search", show=True, id="search-close",
             tooltip="Clear the run search and return to the list"),
 ]
 """Keys of the run search box (/) while it has focus."""
 
 TEXT_VIEW_BINDINGS: list[BindingType] = [
-    Binding("n", "find_step(1)", "Next match", show=False, id="match-next",
+    Binding("n", "find_step(1)", "Next match", show=True, id="match-next",
             tooltip="After a find: jump to the next match (otherwise n writes a note)"),
-    Binding("N", "find_step(-1)", "Previous match", show=False, id="match-prev",
+    Binding("N", "find_step(-1)", "Previous match", show=True, id="match-prev",
             tooltip="After a find: jump to the previous match"),
-    Binding("escape", "clear_find", "Clear find", show=False, id="match-clear", tooltip="Clear find highlights"),
+    Binding("escape", "clear_find", "Clear find", show=True, id="match-clear", tooltip="Clear find highlights"),
 ]
 """Keys of a text pane while a find is active."""
 

@@ -43,10 +43,10 @@ def pressed(keymap: dict[str, str], keys: list[str]) -> list[str]:
 def test_remapped_specification_key_labels_and_the_old_key_no_longer_does(tmp_path: Path) -> None:
     path = tmp_path / "xdg-config" / "reviewer" / "config.toml"
     path.parent.mkdir(parents=True)
-    path.write_text('[keys]\nlabel-specification = "1"\nlabel-capability = "2, ctrl+k"\nhelp = "h,?"\nbogus = "x"\n')
+    path.write_text('[keys]\nlabel-specification = "a"\nlabel-capability = "z, ctrl+k"\nhelp = "h,?"\nbogus = "x"\n')
     ids = {b.id: b.key for b in Recorder.BINDINGS if isinstance(b, Binding) and b.id}
     settings, warnings = load_settings(known_binding_ids=ids)
     assert len(warnings) == 1 and "'bogus' is not a binding id" in warnings[0]
-    assert settings.keys == {"label-specification": "1", "label-capability": "2,ctrl+k", "help": "h,?"}
-    seen = pressed(dict(settings.keys), ["1", "s", "2", "c", "ctrl+k", "h", "question_mark"])
+    assert settings.keys == {"label-specification": "a", "label-capability": "z,ctrl+k", "help": "h,?"}
+    seen = pressed(dict(settings.keys), ["a", "s", "z", "c", "ctrl+k", "h", "question_mark"])
     assert seen == ["specification", "capability", "capability", "help", "help"]

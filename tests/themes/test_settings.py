@@ -32,11 +32,11 @@ def test_default_path_and_missing_file_give_defaults_silently(tmp_path: Path) ->
 
 def test_every_setting_is_read(tmp_path: Path) -> None:
     config(tmp_path, 'theme = "reviewer-cvd"\nreviewer = " alice "\nauto_advance = false\nblind = false\n'
-                     '[keys]\nlabel-specification = "1"\nlabel-capability = " 2 , ctrl+shift+c "\nhelp = "?"\n')
+                     '[keys]\nlabel-specification = "a"\nlabel-capability = " z , ctrl+shift+c "\nhelp = "?"\n')
     settings, warnings = load_settings(known_binding_ids=IDS)
     assert warnings == []
     assert settings == Settings("reviewer-cvd", "alice", False, False,
-                                {"label-specification": "1", "label-capability": "2,ctrl+shift+c", "help": "?"})
+                                {"label-specification": "a", "label-capability": "z,ctrl+shift+c", "help": "?"})
 
 
 def test_crlf_and_bom_files_are_read_and_edited(tmp_path: Path) -> None:
@@ -66,10 +66,10 @@ def test_unknown_keys_and_bad_types_warn_and_keep_defaults(tmp_path: Path) -> No
 
 
 def test_key_remapping_warnings_name_the_binding(tmp_path: Path) -> None:
-    path = config(tmp_path, '[keys]\nlabel-specification = "1"\nlabel_capability = "2"\nno-such-binding = "3"\n'
+    path = config(tmp_path, '[keys]\nlabel-specification = "a"\nlabel_capability = "z"\nno-such-binding = "3"\n'
                             'next-failure = 4\nhelp = "Ctrl+H"\nquit = "ctrl+"\n"label-capability" = "hyper+kp_enter"\n')
     settings, warnings = load_settings(known_binding_ids=IDS)
-    assert settings.keys == {"label-specification": "1"}
+    assert settings.keys == {"label-specification": "a"}
     assert len(warnings) == 6
     joined = "\n".join(warnings)
     assert all(w.startswith(f"{path}: [keys] ") for w in warnings)
@@ -108,7 +108,7 @@ def test_remaps_that_put_two_bindings_on_one_key_are_reported(tmp_path: Path) ->
     settings, warnings = load_settings(known_binding_ids=DEFAULTS)
     assert settings.keys == {"label-specification": "c", "help": "/"}
     assert warnings == [f"{path}: [keys]: label-capability and label-specification are both on 'c'; only one of them will work"]
-    assert keymap_clashes(DEFAULTS, {"label-specification": "1"}) == []
+    assert keymap_clashes(DEFAULTS, {"label-specification": "a"}) == []
     assert keymap_clashes(DEFAULTS, {"help": "q"}) != []
     assert keymap_clashes({"a": "?", "b": "x"}, {"b": "question_mark"}) != []
 
@@ -144,7 +144,7 @@ def test_saving_a_theme_creates_the_file(tmp_path: Path) -> None:
 
 def test_saving_a_theme_keeps_everything_else_and_the_comments(tmp_path: Path) -> None:
     original = ('# my settings\nreviewer = "alice"  # me\ntheme = "reviewer-dark"   # the default\n'
-                'auto_advance = false\n\n[keys]\n# numbers are quicker\nlabel-specification = "1"\n')
+                'auto_advance = false\n\n[keys]\n# numbers are quicker\nlabel-specification = "a"\n')
     path = config(tmp_path, original)
     os.chmod(path, 0o600)
     assert save_theme_choice("reviewer-cvd") is None
@@ -152,7 +152,7 @@ def test_saving_a_theme_keeps_everything_else_and_the_comments(tmp_path: Path) -
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     settings, warnings = load_settings(known_binding_ids=IDS)
     assert warnings == []
-    assert settings == Settings("reviewer-cvd", "alice", False, True, {"label-specification": "1"})
+    assert settings == Settings("reviewer-cvd", "alice", False, True, {"label-specification": "a"})
 
 
 def test_saving_adds_a_theme_line_at_the_top_level(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ async def test_s_then_c_saves_two_labels_and_moves_on(basic: Path) -> None:
         assert "2/6 labelled" in status(app)
         nav = app.review_screen.query_one(RunNavigator)
         row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
-        assert nav.row_text(row).rstrip().endswith("\u2713 done")
+        assert nav.row_text(row).rstrip().endswith("\u27132/2")
     again = make_app(basic, reviewer="alice")
     async with again.run_test(size=(200, 50)) as pilot:
         await settle(again, pilot)

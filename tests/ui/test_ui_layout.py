@@ -138,7 +138,7 @@ async def test_filter_cycles_failing_unlabelled_deferred_all(basic: Path) -> Non
         assert "2/6 labelled" in str(app.review_screen.query_one("#status", Static).content)
         assert app.session.selection.run_key == "s2/connected--model-a"  # opens at the first unlabelled failure
         row = next(i for i, r in enumerate(nav.rows) if r.key == "s1/roman-go--model-a")
-        assert nav.row_text(row).rstrip().endswith("\u2713 done")
+        assert nav.row_text(row).rstrip().endswith("\u27132/2")
         await press(app, pilot, "K", "K")
         assert app.session.selection.run_key == "s1/roman-go--model-a"
         assert "\u25b2 capability" in app.review_screen.query_one("#checks", TextView).plain_lines()[0]

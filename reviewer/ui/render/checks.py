@@ -29,6 +29,8 @@ class CheckList:
     lines: list[Content]
     rows: list[tuple[str, str]]
     marked: int | None
+    last: int | None = None
+    """The last line under the current failure (its message, the other reviewers' verdicts)."""
 
 
 def message_lines(check: Check) -> list[str]:
@@ -79,7 +81,8 @@ def check_list(view: FailureView, symbols: Mapping[str, str] | None = None) -> C
                 rows += [(gc.grader, check.key)] * len(extra)
     if not lines:
         return CheckList([Content.styled("no checks recorded", "$text-muted")], [("", "")], None)
-    return CheckList(lines, rows, marked)
+    last = None if marked is None else marked + sum(1 for r in rows[marked + 1:] if r == rows[marked])
+    return CheckList(lines, rows, marked, last)
 
 
 def locate(lines: list[str], check: Check) -> tuple[int, int] | None:

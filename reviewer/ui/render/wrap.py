@@ -1,8 +1,10 @@
-"""Wrapping a display line to a width, and the screen rows a wrapped text view is made of."""
+"""Wrapping a display line to a width, the screen rows a wrapped text view is made of, finding text."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Iterable
 
 from textual.content import Content
 
@@ -29,3 +31,18 @@ class Row:
 
     line: int
     content: Content
+
+
+MAX_MATCHES = 100_000
+
+
+def find_all(lines: Iterable[str], query: str) -> list[tuple[int, int]]:
+    """(line, column) of every case-insensitive match of ``query``, at most :data:`MAX_MATCHES`."""
+    pattern = re.compile(re.escape(query), re.IGNORECASE)
+    found: list[tuple[int, int]] = []
+    for index, plain in enumerate(lines):
+        for match in pattern.finditer(plain):
+            found.append((index, match.start()))
+            if len(found) >= MAX_MATCHES:
+                return found
+    return found

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from reviewer.model.label import Label, Verdict
-from reviewer.model.sanitize import one_line
+from reviewer.model.sanitize import id_lines, one_line
 from reviewer.ui.render.badges import verdict_badge
 
 CLEAR = "clear"
@@ -56,7 +56,7 @@ class AdjudicateScreen(ModalScreen[Choice | None]):
         """Subject, the reviewers' verdicts, the choice, the note, the keys."""
         with Vertical(id="adjudicate-box", classes="dialog") as box:
             box.border_title = Content("Adjudicate")
-            yield Static(Content(one_line(self.failure, 200)), classes="dialog-subject", markup=False)
+            yield Static(Content(id_lines(self.failure)), classes="dialog-subject", markup=False)
             lines = [label_line(lab, None, self.symbols) for lab in self.labels] or [Content.styled("no reviewer labelled this", "$text-muted")]
             if self.final is not None:
                 lines.append(label_line(self.final, "final now", self.symbols))

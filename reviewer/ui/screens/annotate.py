@@ -10,8 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
-from reviewer.model.sanitize import clean
-from reviewer.model.sanitize import one_line
+from reviewer.model.sanitize import clean, id_lines, one_line
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -33,7 +32,7 @@ class NoteScreen(ModalScreen[str | None]):
         """A title, the editor and the keys."""
         with Vertical(id="note-box", classes="dialog") as box:
             box.border_title = Content("Note")
-            yield Static(Content(one_line(self.failure, 300)), classes="dialog-subject", markup=False)
+            yield Static(Content(id_lines(self.failure)), classes="dialog-subject", markup=False)
             yield TextArea(self.shown, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Static(Content.from_markup("[b]ctrl+s[/b] save  [b]escape[/b] cancel"), classes="dialog-keys")
 
@@ -71,7 +70,7 @@ class TagsScreen(ModalScreen[tuple[str, ...] | None]):
         """The tag list with the current tags ticked."""
         with Vertical(id="tags-box", classes="dialog") as box:
             box.border_title = Content("Tags")
-            yield Static(Content(one_line(self.failure, 300)), classes="dialog-subject", markup=False)
+            yield Static(Content(id_lines(self.failure)), classes="dialog-subject", markup=False)
             yield SelectionList[str](
                 *(Selection(Content(one_line(tag, 80)), tag, tag in self.chosen) for tag in self.vocabulary), id="tag-list"
             )

@@ -38,6 +38,8 @@ from reviewer.ui.widgets.workspace import Workspace, pane_of
 
 WIDE = 160
 """Columns from which all four panes are shown at once."""
+SMALL = 100
+"""Columns below which the run list narrows."""
 MOVED = doing(Work.SELECTION)
 STAYED = tell("", bell=True)
 
@@ -69,6 +71,10 @@ class ReviewScreen(Screen[None]):
         yield FindBar()
         yield StatusBar()
         yield KeyBar()
+
+    def on_resize(self) -> None:
+        """Below 100 columns the run list narrows (the panes need the room)."""
+        self.set_class(self.size.width < SMALL, "-small")
 
     def on_mount(self) -> None:
         """The run list has focus; the find bar waits for ctrl+f."""
@@ -366,6 +372,12 @@ class ReviewScreen(Screen[None]):
     def action_focus_prev_pane(self) -> None:
         """``shift+tab``."""
         self.focus_step(-1)
+
+    def action_show_pane(self, pane_id: str) -> None:
+        """``1``-``4``: show and focus a pane (on a narrow screen, its tab)."""
+        if self.maximized is not None:
+            self.minimize()
+        self.focus_widget(self.workspace.pane(pane_id).focus_target())
 
     def action_maximise(self) -> None:
         """``m``: maximise the focused pane (or the run list), or restore."""

@@ -69,7 +69,7 @@ class StatsScreen(ModalScreen[None]):
         with Vertical(id="stats-box") as box:
             box.border_title = Content("Statistics")
             box.border_subtitle = Content("r recompute \u00b7 escape close")
-            yield TextView(id="stats-view")
+            yield TextView(wrap=True, id="stats-view")
 
     def on_mount(self) -> None:
         """Compute in a worker; say so meanwhile."""

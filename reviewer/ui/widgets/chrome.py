@@ -19,6 +19,16 @@ PANE_IDS = ("brief", "code", "grader", "transcript")
 PANE_TITLES = {"brief": "Brief", "code": "Code", "grader": "Grader", "transcript": "Transcript"}
 
 
+LEGEND_RIGHT = "done/fail"
+
+
+def legend(width: int) -> Content:
+    """The run list's columns: each run's outcome and model; its failures and how many are labelled."""
+    left = Content.assemble(("\u2713", "$text-success"), ("\u2717", "$text-error"), ("!", "$text-warning"), " run")
+    room = max(1, width - len(LEGEND_RIGHT))
+    return (left.truncate(room, pad=True) + Content(LEGEND_RIGHT)).stylize("$text-muted")
+
+
 class SearchInput(Input):
     """The run search box."""
 
@@ -52,6 +62,7 @@ class NavigatorPanel(Vertical):
     def compose(self) -> ComposeResult:
         """Filter line, search box (hidden until ``/``), the list."""
         yield Static(Content(""), id="nav-header", markup=False)
+        yield Static(Content(""), id="nav-legend", markup=False)
         yield SearchInput(placeholder="words of a task, model or run", id="run-search")
         yield self.list_widget
 
@@ -95,6 +106,11 @@ class NavigatorPanel(Vertical):
         if listing.search.strip():
             parts += ["  ", (f"/{one_line(listing.search.strip(), 40)}", "$text-warning")]
         self.query_one("#nav-header", Static).update(Content.assemble(*parts), layout=False)
+        self.query_one("#nav-legend", Static).update(legend(max(20, self.size.width - 2)), layout=False)
+
+    def on_resize(self) -> None:
+        """The legend lines up with the rows' columns."""
+        self.draw_header()
 
 
 class PaneTabs(Tabs, can_focus=False):

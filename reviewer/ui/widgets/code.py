@@ -60,7 +60,7 @@ class FileBar(Static):
 
 
 def code_header(code: CodeView) -> Content:
-    """``attempt 2/3  file 1/2  diff  ⚠ outside expected folder  roman.go  <attempt note>``."""
+    """``attempt 2/3  file 1/2  diff  ⚠ outside expected folder  roman.go`` (the attempt's note goes in the banner)."""
     parts: list[Piece] = [(f"attempt {code.position}/{len(code.attempts)}", "bold") if code.attempts
                           else "no attempts recorded"]
     attempt, f = code.attempt, code.file
@@ -72,8 +72,6 @@ def code_header(code: CodeView) -> Content:
         parts += ["  ", (OUTSIDE, "bold $text-warning")]
     if f is not None:
         parts += ["  ", (one_line(f.path, 120), "$text-primary")]
-    if attempt is not None and attempt.note:
-        parts += ["  ", (one_line(attempt.note, 80), "italic $text-muted")]
     return Content.assemble(*parts)
 
 
@@ -87,6 +85,8 @@ class CodePane(Pane):
         self.shown: Hashable = None
         """The key of the part on screen."""
         self.shown_coloured = False
+        self.note = ""
+        """The shown attempt's note (wrapped in the banner: a header line would cut it)."""
 
     def compose_body(self) -> ComposeResult:
         """File bar and the text view."""
@@ -106,6 +106,7 @@ class CodePane(Pane):
         """Draw the header, the file bar and the file (kept, with its scroll, when unchanged)."""
         self.set_header(code_header(code))
         self.query_one(FileBar).show(code.attempt, code.file.path if code.file is not None else "")
+        self.note = f"attempt {code.attempt.number}: {one_line(code.attempt.note, 400)}" if code.attempt and code.attempt.note else ""
         self.show_part(part)
 
     def show_part(self, part: Part) -> None:
@@ -117,4 +118,4 @@ class CodePane(Pane):
             else:
                 self.view.set_lines(part.prepared.lines, part.prepared.width, keep_scroll=same)
             self.shown, self.shown_coloured = part.key, part.coloured
-        self.set_banner(part.banner)
+        self.set_banner((self.note, *part.banner) if self.note else part.banner)

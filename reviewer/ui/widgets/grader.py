@@ -25,8 +25,8 @@ def grader_header(grader: GraderRecord | None) -> Content:
         return Content.styled("no grader recorded", "$text-muted")
     exit_text = "exit ?" if grader.exit_status is None else f"exit {grader.exit_status}"
     exit_style = "$text-success" if grader.exit_status == 0 else "bold $text-error"
-    return Content.assemble((one_line(grader.name, 40), "bold"), "  ", (one_line(grader.command, 120), "$text-accent"),
-                            "  ", (exit_text, exit_style), f"  attempt {grader.attempt}")
+    return Content.assemble((one_line(grader.name, 40), "bold"), "  ", (exit_text, exit_style), f"  attempt {grader.attempt}",
+                            "  ", (one_line(grader.command, 120), "$text-accent"))
 
 
 class GraderPane(Pane):
@@ -91,7 +91,9 @@ class GraderPane(Pane):
         self.rows = listed.rows
         self.failing = {(gc.grader, c.key) for gc in view.graders for c in gc.checks if c.failing}
         self.checks_view.set_lines(listed.lines, keep_scroll=True)
-        self.checks_view.set_marked(listed.marked)
+        self.checks_view.set_marked(listed.marked, scroll=False)
+        if listed.marked is not None:  # the current check with everything beneath it (r's verdicts) in sight
+            self.checks_view.scroll_to_span(listed.marked, listed.last or listed.marked)
 
     def find_check(self, view: FailureView) -> None:
         """Mark and scroll to the output line of the current (or picked) check."""
@@ -100,9 +102,9 @@ class GraderPane(Pane):
         if where is None:
             self.output_view.set_marked(None, scroll=False)
             return
-        line, column = where
+        line, _ = where
         self.output_view.set_marked(line, scroll=False)
-        self.output_view.scroll_to_line(line, column)
+        self.output_view.scroll_to_line(line)  # at column 0: the start of `--- FAIL:` stays in sight
 
     def on_text_view_line_clicked(self, message: TextView.LineClicked) -> None:
         """Click a check: a failing one becomes the current failure; any other is found in the output."""

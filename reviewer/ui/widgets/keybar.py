@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import ActiveBinding, Binding
+from textual.app import App
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -48,8 +49,12 @@ Shown = tuple[tuple[Binding, bool, str], ...]
 
 
 def shown_bindings(active: Iterable[ActiveBinding]) -> Shown:
-    """The bindings to show, in the screen's order."""
-    return tuple((b.binding, b.enabled, b.tooltip) for b in active if b.binding.show)
+    """The bindings to show: the app's and the screen's in their order, then those of the focused
+    widget (the keys of the current context: the run list's, a find's) after them."""
+    shown = [b for b in active if b.binding.show]
+    general = [b for b in shown if isinstance(b.node, (App, Screen))]
+    context = [b for b in shown if not isinstance(b.node, (App, Screen))]
+    return tuple((b.binding, b.enabled, b.tooltip) for b in general + context)
 
 
 def lay_out(shown: Shown, display: Callable[[Binding], str],

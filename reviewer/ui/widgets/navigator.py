@@ -215,7 +215,7 @@ class RunNavigator(ScrollView, can_focus=True):
         if row.kind != "run":
             arrow = "\u25b8 " if row.key in self.listing.folded else "\u25be "
             left = Content.assemble(indent, arrow, (self.label(row), ".run-navigator--group"))
-            right = Content.styled(f" {row.runs}", ".run-navigator--dim")
+            right = Content.styled(f" {row.runs} run{'s' if row.runs != 1 else ''}", ".run-navigator--dim")
         else:
             symbol, style = OUTCOME_SYMBOLS.get(row.run.outcome, UNKNOWN_OUTCOME)
             left = Content.assemble(indent, (symbol, style), " ", self.label(row))
@@ -224,16 +224,17 @@ class RunNavigator(ScrollView, can_focus=True):
         return left.truncate(room, ellipsis=True, pad=True) + right
 
     def _counts(self, run_key: str) -> Content:
+        """``labelled/failures`` of a run (``…`` until counted, ``·`` none), under the legend's ``done/fail``."""
         ids = self.failures.get(run_key)
         if ids is None:
-            return Content.styled("   \u2026     ", ".run-navigator--dim")
+            return Content.styled(f"{'…':>6}", ".run-navigator--dim")
         if not ids:
-            return Content.styled("   0     ", ".run-navigator--dim")
+            return Content.styled(f"{'·':>6}", ".run-navigator--dim")
         done = min(self.labelled(run_key), len(ids))
-        if done == len(ids):
-            return Content.assemble(f" {len(ids):>3} ", ("✓ done", "$text-success"))
         progress = f"{done}/{len(ids)}"
-        return Content.assemble(f" {len(ids):>3} ", f"{progress:>5}")
+        if done == len(ids):
+            return Content.styled(f"{'✓' + progress:>6}", "$text-success")
+        return Content(f"{progress:>6}")
 
     def render_line(self, y: int) -> Strip:
         """Render one visible row."""

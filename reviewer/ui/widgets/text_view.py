@@ -24,7 +24,7 @@ from textual.style import Style as VisualStyle
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
 from reviewer.ui.render.lines import plain_texts
-from reviewer.ui.render.wrap import Row, fold
+from reviewer.ui.render.wrap import Row, find_all, fold
 
 
 class TextView(ScrollView, can_focus=True):
@@ -242,8 +242,25 @@ class TextView(ScrollView, can_focus=True):
         return top <= row < top + max(1, self.scrollable_content_region.height)
 
     def scroll_to_line(self, line: int, column: int = 0, center: bool = True) -> None:
-        """Bring a logical line (and a column of it) into view (after the next layout)."""
+        """Bring a logical line (and a column of it) into view (after the next layout); column 0
+        also scrolls back to the left edge."""
         self.call_after_refresh(self._scroll_to_line, line, column, center)
+
+    def scroll_to_span(self, first: int, last: int) -> None:
+        """Scroll so that lines ``first`` to ``last`` show (their start when they do not all fit)."""
+        self.call_after_refresh(self._scroll_to_span, first, last)
+
+    def _scroll_to_span(self, first: int, last: int) -> None:
+        if first >= len(self.lines):
+            return
+        top, bottom = self.row_of_line(first), self.row_of_line(min(last, len(self.lines) - 1))
+        height = max(1, self.scrollable_content_region.height)
+        y = self.scroll_offset.y
+        if bottom >= y + height:
+            y = bottom - height + 1
+        if top < y:
+            y = top
+        self.scroll_to(None, max(0, y), animate=False, immediate=True, force=True)
 
     def _scroll_to_line(self, line: int, column: int, center: bool) -> None:
         if line >= len(self.lines):
@@ -256,7 +273,9 @@ class TextView(ScrollView, can_focus=True):
         x = None
         if not self.wrap:
             width = self._text_width()
-            if not self.scroll_offset.x <= column < self.scroll_offset.x + width:
+            if column == 0:
+                x = 0
+            elif not self.scroll_offset.x <= column < self.scroll_offset.x + width:
                 x = max(0, column - width // 3)
         self.scroll_to(x, y, animate=False, immediate=True, force=True)
 
@@ -275,15 +294,7 @@ class TextView(ScrollView, can_focus=True):
         return len(self.matches)
 
     def _collect_matches(self) -> None:
-        self.matches = []
-        if not self.find_query:
-            return
-        pattern = re.compile(re.escape(self.find_query), re.IGNORECASE)
-        for index, plain in enumerate(plain_texts(self.lines)):
-            for found in pattern.finditer(plain):
-                self.matches.append((index, found.start()))
-                if len(self.matches) >= 100_000:
-                    return
+        self.matches = find_all(plain_texts(self.lines), self.find_query) if self.find_query else []
 
     def find_step(self, step: int = 1) -> int:
         """Jump to the next (+1) or previous (-1) match; returns its 1-based number (0: none)."""

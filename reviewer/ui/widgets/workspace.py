@@ -43,8 +43,10 @@ class Workspace(Vertical):
 
     def __init__(self, id: str = "workspace") -> None:
         super().__init__(id=id)
-        self.active_pane = "code"
-        """The pane shown when the screen is narrow (the one with focus)."""
+        self.active_pane = "grader"
+        """The pane shown when the screen is narrow (the one with focus): the Grader pane first,
+        the one a reviewer reads most."""
+        self.shown_failure: str | None = None
 
     def compose(self) -> ComposeResult:
         """Tabs (narrow screens only), the panes, the strip."""
@@ -98,6 +100,10 @@ class Workspace(Vertical):
     def show(self, rendered: Rendered, symbols: Mapping[str, str]) -> None:
         """Put a rendered view into every pane (inside the app's ``batch_update``)."""
         view = rendered.view
+        if view.selection.failure_id != self.shown_failure:  # a new failure starts every pane at column 0
+            self.shown_failure = view.selection.failure_id
+            for text in self.query(TextView):
+                text.scroll_to(x=0, animate=False, immediate=True)
         self.query_one(BriefPane).show(rendered)
         self.query_one(CodePane).show(view.code, rendered.code)
         self.query_one(GraderPane).show(view, rendered.output, symbols)
