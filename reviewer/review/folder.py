@@ -12,6 +12,7 @@ from reviewer.model.sanitize import one_line
 from reviewer.review.listing import RunList
 from reviewer.review.rows import RunFilter
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.store.identity import Identity, NameQuestion, name_question
 from reviewer.store.labeller import Labeller
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import Changes
@@ -25,6 +26,8 @@ class Scan:
     errors: list[LoadError]
     label_problems: list[str]
     redirected: str
+    question: NameQuestion | None = None
+    """Ask who is labelling: the name was guessed and other reviewers have labels here."""
 
 
 class Folder:
@@ -43,15 +46,17 @@ class Folder:
         self.count_errors: dict[str, str] = {}
         self.counting_done = False
 
-    def read_scan(self) -> Scan:
-        """Scan the folder and load this reviewer's labels (worker thread)."""
+    def read_scan(self, identity: Identity | None = None) -> Scan:
+        """Scan the folder and load this reviewer's labels (worker thread); with the identity in use,
+        whether to ask who is labelling."""
         corpus = self.store.scan()
         labels = self.labeller.labels
         labels.index = self.store.index
         self.labeller.evidence_cache.clear()
         problems = labels.load(sorted(corpus.sessions))
+        question = name_question(self.store.root, identity, sorted(corpus.sessions)) if identity else None
         return Scan(list(corpus.runs), list(corpus.errors), problems,
-                    str(labels.redirected) if labels.redirected else "")
+                    str(labels.redirected) if labels.redirected else "", question)
 
     def take_scan(self, scan: Scan) -> Outcome:
         """Show the runs; say what did not load and where labels go."""

@@ -35,7 +35,9 @@ from reviewer.review.selection import (
 from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking
 from reviewer.review.walks import Place
+from reviewer.store.identity import Identity, Source, remember_name
 from reviewer.store.labeller import Labeller, UnknownFailure
+from reviewer.store.labels import LabelStore
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import LRU
 
@@ -48,8 +50,10 @@ class ReviewSession:
     """One reviewer's pass over a sessions folder."""
 
     def __init__(self, store: Store, labeller: Labeller, *, auto_advance: bool = True, blind: bool = True,
-                 start_failure: str = "", vocabulary: tuple[str, ...] = ()) -> None:
+                 start_failure: str = "", vocabulary: tuple[str, ...] = (), identity: Identity | None = None) -> None:
         self.store = store
+        self.identity = identity or Identity(labeller.labels.reviewer, Source.FLAG)
+        """Who is labelling, and where the name came from (shown on the status line)."""
         self.vocabulary = vocabulary
         """The folder's tags (``t`` picks from them)."""
         self.analyses = Analyses(store, labeller, blind)
@@ -371,6 +375,24 @@ class ReviewSession:
         return True
 
     # ---- git ----------------------------------------------------------------------------------
+
+    def choose_name(self, name: str) -> Outcome:
+        """The reviewer answered who is labelling: remember it in config.toml and label as that name."""
+        name = name.strip()
+        if not name or name == self.reviewer:
+            return NOTHING
+        identity, problem = remember_name(name)
+        labeller = Labeller(self.store, LabelStore(self.store.root, name))
+        labeller.labels.index = self.store.index
+        problems = labeller.labels.load(sorted({run.session for run in self.folder.runs}))
+        self.identity = identity or Identity(name, Source.FLAG)
+        self.decisions = Decisions(labeller)
+        self.reviewers.me = name
+        self.folder.labeller = self.analyses.labeller = self.team.labeller = labeller
+        out = tell(f"Labelling as {self.identity.describe()}.", "Reviewer")
+        for text in ([problem] if problem else []) + problems:
+            out = out.then(tell(one_line(text, 300), "Reviewer", "warning"))
+        return out.then(Outcome(labels_changed=True, work=frozenset({Work.LIST})))
 
     def may_commit(self) -> Outcome | None:
         """Why this reviewer's labels cannot be committed now; None when they can (a commit starts)."""

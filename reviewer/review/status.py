@@ -86,7 +86,8 @@ def walk_parts(session: "ReviewSession") -> list[Part]:
 
 def status_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
     """The whole status line."""
-    parts = position_parts(session, counts) + walk_parts(session)
+    parts = [(f"labelling as {session.identity.describe()}", "muted"), SEPARATOR]
+    parts += position_parts(session, counts) + walk_parts(session)
     listing = session.folder.listing
     if session.folder.scanned and listing.hides(session.selection.run_key):
         parts += [SEPARATOR, (f"this run is not listed ({listing.describe() or 'folded'}: F, / change it)", "warning")]

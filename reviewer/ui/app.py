@@ -246,6 +246,12 @@ class ReviewApp(App[int]):
         """Show the runs and open at the first (or the asked-for) failure."""
         self.opening_wanted = True
         self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
+        question = message.scan.question
+        if question is not None:
+            from reviewer.ui.screens.name import NameScreen
+
+            self.push_screen(NameScreen(question.prompt(), question.suggestion),
+                             lambda name: self.report(self.session.choose_name(name)) if name else None)
         self.last_index_save = time.monotonic()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 

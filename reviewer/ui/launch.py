@@ -23,18 +23,19 @@ def build_app(store: "Store", reviewer: str | None = None, start_failure: str | 
     """The review app on a store: a review session for the reviewer, with the folder's tags."""
     from reviewer.review.session import ReviewSession
     from reviewer.store.config import Settings
-    from reviewer.store.identity import resolve_reviewer
+    from reviewer.store.identity import resolve_identity
     from reviewer.store.labeller import Labeller
     from reviewer.store.labels import LabelStore
     from reviewer.store.tags import load_vocabulary
     from reviewer.ui.app import ReviewApp
 
     settings = settings or Settings()
-    name = reviewer or resolve_reviewer(None, settings.reviewer)
+    identity = resolve_identity(reviewer, settings.reviewer)
+    name = identity.name
     labeller = labeller or Labeller(store, LabelStore(store.root, name))
     vocabulary, vocabulary_warning = load_vocabulary(store.root)
     session = ReviewSession(store, labeller, auto_advance=settings.auto_advance, blind=settings.blind,
-                            start_failure=start_failure or "", vocabulary=vocabulary)
+                            start_failure=start_failure or "", vocabulary=vocabulary, identity=identity)
     return (app_class or ReviewApp)(session, settings, keymap,
                                     [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])])
 
@@ -42,13 +43,11 @@ def build_app(store: "Store", reviewer: str | None = None, start_failure: str | 
 def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:
     """Open the review app on a sessions folder; returns the exit status."""
     from reviewer.store.config import load_settings
-    from reviewer.store.identity import resolve_reviewer
     from reviewer.store.sessions import SessionStore
     from reviewer.ui.bindings import DEFAULT_KEYS
 
     settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)
-    app = build_app(SessionStore(Path(folder)), resolve_reviewer(reviewer, settings.reviewer), failure,
-                    settings.keys, settings, warnings)
+    app = build_app(SessionStore(Path(folder)), reviewer, failure, settings.keys, settings, warnings)
     # What is loaded by now lives as long as the process: out of the collector's full passes, which
     # would otherwise walk it again at every start; and fewer, not longer, young collections (a
     # screen paint makes thousands of short-lived objects).

@@ -42,7 +42,7 @@ def cancelled() -> bool:
 
 def scan(session: ReviewSession, post: Post) -> None:
     """Scan the folder and load this reviewer's labels."""
-    post(m.Scanned(session.folder.read_scan()))
+    post(m.Scanned(session.folder.read_scan(session.identity)))
 
 
 def count(session: ReviewSession, keys: list[str], post: Post) -> None:

@@ -46,7 +46,7 @@ def parts_content(parts: Sequence[Part]) -> Content:
 
 def label_parts(lab: Label, who: str, symbols: Mapping[str, str] | None = None) -> list[Piece]:
     """``bob: ▲ capability — note``."""
-    parts: list[Piece] = [(f"{one_line(who, 24)}: ", "bold"), verdict_badge(lab.verdict.value, symbols)]
+    parts: list[Piece] = [(f"{one_line(who, 120)}: ", "bold"), verdict_badge(lab.verdict.value, symbols)]
     if lab.note:
         parts += [" \u2014 ", one_line(lab.note, 160)]
     return parts

@@ -170,7 +170,7 @@ def render_view(view: FailureView, theme: type[HighlightTheme], code_cap: int, o
     brief = REMEMBERED.get(brief_key, lambda: render_brief(view.brief, theme))
     transcript = None
     if view.run is not None and view.turns:
-        transcript = REMEMBERED.get(("turns", view.run.key, hash(view.turns)),
-                                    lambda: build_lines(view.run.key if view.run else "", view.turns))
+        transcript = REMEMBERED.get(("turns", view.run.key, hash(view.turns), theme.__name__),
+                                    lambda: build_lines(view.run.key if view.run else "", view.turns, theme))
     return Rendered(view, brief, render_code(view.code, code_cap, theme, colour), render_output(view, output_cap),
                     transcript)

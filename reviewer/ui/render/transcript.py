@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from textual.content import Content
+import json
+from typing import Any
 
-from reviewer.model import Turn
+from textual.content import Content
+from textual.highlight import HighlightTheme
+
+from reviewer.model import ToolCall, Turn
 from reviewer.model.sanitize import cap_text, clean, one_line
+from reviewer.ui.render.lines import code_lines, language_for, plain_lines
 
 ROLE_STYLES = {
     "system": "$text-muted",
@@ -22,6 +27,10 @@ ROLE_STYLES = {
 }
 NUDGE_STYLE = "bold $text-warning"
 TURN_LINES = 400
+ARGUMENTS_CAP = 200_000
+"""Tool-call arguments longer than this are shown as text, not parsed."""
+PATH_KEYS = ("path", "file", "filename", "file_path", "filepath")
+CODE_KEYS = ("content", "contents", "code", "text", "new_str", "file_text", "source", "patch")
 TURN_LINE = 1_000
 
 
@@ -62,7 +71,50 @@ def turn_header(turn: Turn) -> Content:
     return Content.assemble(*parts)
 
 
-def build_lines(run_key: str, turns: tuple[Turn, ...]) -> TranscriptLines:
+def arguments_of(raw: str) -> dict[str, Any] | None:
+    """A tool call's arguments as a JSON object, or None when they are not one (or too big to parse)."""
+    if len(raw) > ARGUMENTS_CAP or not raw.lstrip().startswith("{"):
+        return None
+    try:
+        found = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def call_lines(call: ToolCall, out: TranscriptLines, index: int, theme: type[HighlightTheme]) -> None:
+    """``⚙ write_file`` then each argument: short ones on a line, long text as a block; code (the
+    text of a call that names a file) highlighted by that file's name."""
+    out.lines.append(Content.assemble("    ", ("\u2699 ", "$text-secondary"), (one_line(call.name, 60), "bold $text-secondary")))
+    out.turn_of_line.append(index)
+    args = arguments_of(call.arguments)
+    if args is None:
+        body(call.arguments, "      ", "$text-muted", out, index)
+        return
+    path = next((v for k, v in args.items() if k in PATH_KEYS and isinstance(v, str)), "")
+    for key, value in args.items():
+        if isinstance(value, str) and ("\n" in value or len(value) > 100):
+            out.lines.append(Content.styled(f"      {one_line(key, 40)}:", "$text-muted"))
+            out.turn_of_line.append(index)
+            block(value, path if key in CODE_KEYS else "", out, index, theme)
+        else:
+            shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            out.lines.append(Content.assemble(("      " + one_line(key, 40) + ": ", "$text-muted"), one_line(shown, 300)))
+            out.turn_of_line.append(index)
+
+
+def block(text: str, path: str, out: TranscriptLines, index: int, theme: type[HighlightTheme]) -> None:
+    """A long argument as indented lines, highlighted as code when ``path`` names its language."""
+    prepared = code_lines(text[: TURN_LINES * TURN_LINE], path, TURN_LINE, theme=theme) if path and language_for(path) \
+        else plain_lines(text[: TURN_LINES * TURN_LINE], TURN_LINE)
+    out.hidden = out.hidden or prepared.hidden
+    bar = Content.styled("        \u2502 ", "$text-muted")
+    for line in list(prepared.lines)[:TURN_LINES]:
+        out.lines.append(bar + line)
+        out.turn_of_line.append(index)
+
+
+def build_lines(run_key: str, turns: tuple[Turn, ...], theme: type[HighlightTheme] = HighlightTheme) -> TranscriptLines:
     """Every turn: a header, its text, its tool calls with their output."""
     out = TranscriptLines(run_key)
     for turn in turns:
@@ -71,11 +123,7 @@ def build_lines(run_key: str, turns: tuple[Turn, ...]) -> TranscriptLines:
         out.turn_of_line.append(turn.index)
         body(turn.text, "    ", NUDGE_STYLE if turn.nudge else "", out, turn.index)
         for call in turn.tool_calls:
-            out.lines.append(Content.assemble(
-                "    ", ("\u2699 ", "$text-secondary"), (one_line(call.name, 60), "bold $text-secondary"),
-                " ", (one_line(call.arguments, 400), "$text-muted"),
-            ))
-            out.turn_of_line.append(turn.index)
+            call_lines(call, out, turn.index, theme)
             body(call.output, "      \u2502 ", "$text-muted", out, turn.index)
         out.spans.append((start, len(out.lines) - 1))
         out.lines.append(Content(""))

@@ -28,7 +28,7 @@ Choice = tuple[Verdict | None, str]
 def label_line(lab: Label, who: str | None = None, symbols: Mapping[str, str] | None = None) -> Content:
     """``bob  ▲ capability — note`` (``symbols``: the theme's verdict symbols)."""
     parts: list[Content | tuple[str, str] | str] = [
-        (f"{one_line(who if who is not None else lab.reviewer, 20):<20}", "bold"), " ",
+        (f"{one_line(who if who is not None else lab.reviewer, 120):<20}", "bold"), " ",
         verdict_badge(lab.verdict.value, symbols),
     ]
     if lab.note:

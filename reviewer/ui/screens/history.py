@@ -44,8 +44,8 @@ def entry_line(entry: HistoryEntry, symbols: Mapping[str, str] | None = None) ->
     verdict = verdict_badge(entry.verdict.value, symbols) if entry.verdict else ("\u2715 removed", "$text-error")
     parts: list[Content | tuple[str, str] | str] = [
         (entry.short, "bold"), "  ", (when(entry.date), "$text-muted"), "  ",
-        (f"{one_line(entry.author, 24):<24}", ""), "  ",
-        (f"{one_line(entry.reviewer, 16):<16}", "$text-accent"), "  ", verdict,
+        (f"{one_line(entry.author, 120):<24}", ""), "  ",
+        (f"{one_line(entry.reviewer, 120):<16}", "$text-accent"), "  ", verdict,
     ]
     if entry.note:
         parts += ["  \u2014 ", (one_line(entry.note, 160), "$text-muted")]
