@@ -99,12 +99,14 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
 
     Raises:
         GitError: not in a git repository, a path outside it, an unreadable label file, or git
-            refused (GitUnsafe for "dubious ownership").
+            refused (GitUnsafe for "dubious ownership"; GitReadOnly for a partial clone or a ``.git``
+            pointing at another repository, with the reason).
     """
     root = Path(root)
     with open_repo(root) as g:
         if g is None:
             raise GitError(f"{root} is not in a git repository")
+        g.require_writable()
         rels, files = [], []
         for p in sorted({Path(os.path.realpath(p)) for p in label_paths}):
             parts = p.relative_to(g.root).parts if p.is_relative_to(g.root) else ()
