@@ -14,6 +14,7 @@ import tomli_w
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.index_files import stat_key
+from reviewer.store.nofollow import LinkOnPath, check_dir, make_folder
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
 
 if TYPE_CHECKING:
@@ -134,10 +135,35 @@ class LabelFile:
     restored: list[Key] = field(default_factory=list)
     index: "RunIndex | None" = None
     """The folder's index cache: an unchanged file is taken from it instead of parsed again."""
+    base: Path | None = None
+    """The trusted root the file's ``<session>/labels`` folder is made in (default: the folder
+    above ``<session>``): a link below it is never followed, for reading or writing."""
+
+    @property
+    def trusted(self) -> Path:
+        """The root below which no link is followed."""
+        return self.base if self.base is not None else self.path.parents[2]
+
+    def link_problem(self) -> str:
+        """Why the file's folder must not be used ("" when it is a real folder or absent)."""
+        rel = self.path.parent.relative_to(self.trusted).as_posix()
+        try:
+            check_dir(self.trusted, rel)
+        except FileNotFoundError:
+            return ""
+        except LinkOnPath as exc:
+            return f"{exc}; labels are neither read nor written there"
+        except OSError:
+            return ""
+        return ""
 
     def load(self) -> None:
         """Read the file (absent = no labels yet), cleaning stale temp files first."""
         folder = self.path.parent
+        problem = self.link_problem()
+        if problem:
+            self.labels, self.error = {}, problem
+            return
         if folder.is_dir():
             try:
                 with folder_lock(folder):
@@ -230,9 +256,13 @@ class LabelFile:
         return True
 
     def merge_and_write(self) -> None:
-        """Under the folder lock: read the disk, re-apply lost decisions and pending ones, write if needed."""
+        """Under the folder lock: read the disk, re-apply lost decisions and pending ones, write if needed.
+
+        The folder is made from the trusted root down without following a link
+        (:class:`~reviewer.store.nofollow.LinkOnPath` when one is on the way: nothing is written).
+        """
         folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(self.trusted, folder)
         with folder_lock(folder):
             disk, error = self.read_disk()
             if error:

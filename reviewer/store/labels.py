@@ -10,6 +10,7 @@ from pathlib import Path
 from reviewer.model.label import Label, reviewer_file_stem
 from reviewer.store.index import RunIndex
 from reviewer.store.labelfile import LabelFile, parse_labels
+from reviewer.store.nofollow import LinkOnPath, check_dir
 from reviewer.store.tomlfile import BadToml
 
 LABELS_DIR = "labels"
@@ -168,21 +169,34 @@ class LabelStore:
         return changed
 
 
-def label_dirs(root: Path, sessions: list[str]) -> list[tuple[str, Path]]:
-    """Every labels folder of the sessions, in the folder and in the per-user fallback."""
+def label_dirs(root: Path, sessions: list[str], refused: list[tuple[Path, str]] | None = None) -> list[tuple[str, Path]]:
+    """Every labels folder of the sessions, in the folder and in the per-user fallback.
+
+    A labels folder reached through a link (``<session>/labels`` a symlink) is left out, and
+    named in ``refused`` (path, reason) when a list is given.
+    """
     dirs = []
     fb = fallback_root(root)
     for s in sessions:
-        for base in (root / s / LABELS_DIR, fb / s / LABELS_DIR):
-            if base.is_dir():
-                dirs.append((s, base))
+        for base in (root, fb):
+            try:
+                dirs.append((s, check_dir(base, f"{s}/{LABELS_DIR}")))
+            except LinkOnPath as exc:
+                if refused is not None:
+                    where, _, why = str(exc).partition(": ")
+                    refused.append((Path(where), f"{why}; its labels are not read"))
+            except OSError:
+                pass
     return dirs
 
 
 def read_all_labels(root: Path, sessions: list[str]) -> list[OtherFile]:
-    """Every reviewer's labels file of the sessions, read only."""
-    out = []
-    for session, folder in label_dirs(root, sessions):
+    """Every reviewer's labels file of the sessions, read only (a linked labels folder: an error entry)."""
+    out: list[OtherFile] = []
+    refused: list[tuple[Path, str]] = []
+    dirs = label_dirs(root, sessions, refused)
+    out += [OtherFile(where, "", (), reason) for where, reason in refused]
+    for session, folder in dirs:
         for path in sorted(folder.glob("*.toml")):
             if path.name.startswith((".", "_")) or not path.is_file() or path.is_symlink():
                 continue
