@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reviewer.model.label import Label, Verdict
-from reviewer.store.labelfile import parse_labels
+from reviewer.store.labelread import read_labels_file
 from reviewer.store.labels import ADJUDICATED_FILE, label_dirs, read_all_labels
 from reviewer.store.tomlfile import BadToml
 
@@ -34,7 +34,7 @@ def read_adjudications(root: Path, sessions: list[str]) -> dict[FailureKey, Labe
         if not path.is_file() or path.is_symlink():
             continue
         try:
-            parsed = parse_labels(path.read_bytes(), session, "final")
+            parsed = read_labels_file(path, session, "final")
         except (BadToml, ValueError, OSError):
             continue
         for lab in parsed.labels.values():
