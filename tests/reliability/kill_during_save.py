@@ -1,12 +1,15 @@
 """SIGKILL a labelling process at random moments, many of them inside a save; count what is lost.
 
-    python tests/reliability/kill_during_save.py --trials 200 [--json] [--seed N]
+    python tests/reliability/kill_during_save.py --trials 200 [--json] [--seed N] [--journal]
 
 A child process labels failures in a loop through the app's own save path (Labeller.decide,
 LabelStore, LabelFile: temp file, fsync, rename) and reports each label after decide()
-returns. The parent kills it at a random moment, reads the labels back, and after every trial
-restarts the app's start-up cleanup. Figures: trials, acknowledged, kills_mid_write, lost,
-corrupt_files, orphan_temp_files.
+returns. The parent kills it at a random moment, reads the labels back (the TOML and its
+journal, as the store reads them), and after every trial restarts the app's start-up cleanup.
+With ``--journal`` the child saves as it does for a big labels file (every decision appended to
+the journal, ``REVIEWER_JOURNAL_FROM=0``) and folds the journal into the TOML every few
+decisions, so kills land inside appends and inside folds. Figures: trials, acknowledged,
+kills_mid_write, lost, corrupt_files, orphan_temp_files, journal.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from sessionkit import RunSpec, write_session  # noqa: E402
 
 from reviewer.model.label import Verdict  # noqa: E402
 from reviewer.store.atomic import TEMP_MARK  # noqa: E402
-from reviewer.store.labelfile import parse_labels  # noqa: E402
 from reviewer.store.labels import LabelStore  # noqa: E402
+
+FOLD_EVERY = 7
+"""With ``--journal``: the child folds its journal into the TOML after this many decisions."""
 
 REVIEWER = "kill-test"
 SESSION = "k"
@@ -46,7 +51,7 @@ def make_folder(root: Path, runs: int = 30) -> list[str]:
     return [f"{SESSION}/r{i:03d}#heldout:{k}" for i in range(runs) for k in ("TestA", "TestB")]
 
 
-def child(root: Path, trial: int) -> None:
+def child(root: Path, trial: int, journal: bool = False) -> None:
     """Label every failure in a loop, reporting begin/ack lines; runs until killed."""
     from reviewer.store.labeller import Labeller
     from reviewer.store.sessions import SessionStore
@@ -68,6 +73,12 @@ def child(root: Path, trial: int) -> None:
         out.write(f"ack {fid} {verdict.value}\n")
         out.flush()
         n += 1
+        if journal and n % FOLD_EVERY == 0:
+            out.write("begin fold\n")
+            out.flush()
+            labeller.labels.file(SESSION).fold()
+            out.write("ack fold\n")
+            out.flush()
 
 
 def read_back(root: Path) -> tuple[dict[str, str] | None, int]:
@@ -76,20 +87,17 @@ def read_back(root: Path) -> tuple[dict[str, str] | None, int]:
     lf = store.file(SESSION)  # start-up: cleans stale temp files
     folder = lf.path.parent
     orphans = sum(1 for p in folder.iterdir() if TEMP_MARK in p.name) if folder.is_dir() else 0
-    if not lf.path.exists():
-        return {}, orphans
-    try:
-        parsed = parse_labels(lf.path.read_bytes(), SESSION, REVIEWER)
-    except Exception:  # noqa: BLE001 - any failure to read is a corrupt file
+    if lf.error:  # the TOML or its journal cannot be read: corrupt
         return None, orphans
-    return {f"{SESSION}/{k[0]}#{k[1]}": lab.verdict.value for k, lab in parsed.labels.items()}, orphans
+    return {f"{SESSION}/{k[0]}#{k[1]}": lab.verdict.value for k, lab in lf.labels.items()}, orphans
 
 
-def one_trial(root: Path, trial: int, rng: random.Random) -> dict[str, int]:
+def one_trial(root: Path, trial: int, rng: random.Random, journal: bool = False) -> dict[str, int]:
     """Run a child, kill it at a random moment, check every acknowledged label."""
+    env = {**os.environ, "REVIEWER_JOURNAL_FROM": "0"} if journal else None
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--child", str(root), "--trial", str(trial)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        [sys.executable, __file__, "--child", str(root), "--trial", str(trial), *(["--journal"] if journal else [])],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     )
     assert proc.stdout is not None
     if proc.stdout.readline().strip() != "ready":
@@ -103,7 +111,7 @@ def one_trial(root: Path, trial: int, rng: random.Random) -> dict[str, int]:
     acked: dict[str, str] = {}
     for line in lines:
         parts = line.split()
-        if len(parts) == 3 and parts[0] == "ack":
+        if len(parts) == 3 and parts[0] == "ack" and parts[1] != "fold":
             acked[parts[1]] = parts[2]
     mid_write = bool(lines) and lines[-1].startswith("begin")
     disk, orphans = read_back(root)
@@ -119,15 +127,16 @@ def overwritten_later(fid: str, lines: list[str]) -> bool:
     return any(line.startswith(f"begin {fid} ") for line in lines[last_ack + 1 :])
 
 
-def measure(trials: int, seed: int) -> dict[str, int]:
+def measure(trials: int, seed: int, journal: bool = False) -> dict[str, int]:
     """Run the trials in a fresh folder and add up the figures."""
     rng = random.Random(seed)
-    totals = {"trials": trials, "acknowledged": 0, "kills_mid_write": 0, "lost": 0, "corrupt_files": 0, "orphan_temp_files": 0}
+    totals = {"trials": trials, "acknowledged": 0, "kills_mid_write": 0, "lost": 0, "corrupt_files": 0,
+              "orphan_temp_files": 0, "journal": int(journal)}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "sessions"
         make_folder(root)
         for trial in range(trials):
-            r = one_trial(root, trial, rng)
+            r = one_trial(root, trial, rng, journal)
             totals["acknowledged"] += r["acknowledged"]
             totals["kills_mid_write"] += r["mid"]
             totals["lost"] += r["lost"]
@@ -142,14 +151,15 @@ def main() -> int:
     p.add_argument("--trials", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--journal", action="store_true", help="save as a big labels file does: through the journal")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--trial", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        child(args.child, args.trial)
+        child(args.child, args.trial, args.journal)
         return 0
     started = time.monotonic()
-    figures = measure(args.trials, args.seed)
+    figures = measure(args.trials, args.seed, args.journal)
     if args.json:
         print(json.dumps(figures))
     else:
