@@ -14,9 +14,9 @@ from reviewer.store.gitrepo import GitError, open_repo, unquote_path
 from reviewer.store.labelfile import LabelFile, LabelsUnsafe, parse_labels
 from reviewer.store.labeljournal import journal_path
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR, fallback_root
+from reviewer.store.tomlfile import BadToml
 
 FINAL = "final"
-from reviewer.store.tomlfile import BadToml
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,10 @@ from reviewer.store.gitrun import (  # noqa: F401 - GitError, GitUnsafe, unquote
     unquote_path,
 )
 
+__all__ = ["DUBIOUS", "EXTRA_CONFIG", "GitError", "GitReadOnly", "GitSession", "GitUnsafe", "RepoInfo", "RunCommit",
+           "error_from", "git_env", "open_repo", "provenance", "repo_info", "run_folder_of", "run_folders", "run_git",
+           "unquote_path"]  # gitrun's names too: callers import them from here
+
 FILTER_KEY = re.compile(r"^filter\.(.+)\.(clean|smudge|process)$")
 
 
