@@ -62,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--new-tag", action="append", default=None, metavar="TAG",
                    help="a tag that is not in the vocabulary yet: added to tags.toml, then applied (repeatable)")
     reviewer_arg(p)
-    p = command_parser(sub, "export", "export labels as one TOML document (or JSON Lines / CSV)", "a labels file could not be read")
+    p = command_parser(sub, "export", "export labels as one TOML document (or JSON Lines / CSV)",
+                       "a labels file could not be read, or the export could not be written\n"
+                       "     (disk full, output closed early: one line on stderr, an -o FILE left as it was)")
     folder_arg(p)
     p.add_argument("-o", "--output", metavar="FILE", type=Path, help="write here instead of stdout")
     p.add_argument("--reviewer", metavar="NAME", help="only this reviewer's labels (default: everyone's)")
@@ -200,7 +202,7 @@ def cmd_label(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """reviewer export."""
     from reviewer.commands.export import collect, render
-    from reviewer.store.atomic import atomic_write
+    from reviewer.commands.output import write_result
 
     labeller = open_labeller(args.path, "(export)")
     if args.final:
@@ -213,10 +215,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     for e in errors:
         print(f"reviewer export: {e}", file=sys.stderr)
     text = render(records, args.format)
-    if args.output:
-        atomic_write(args.output, text.encode("utf-8"))
-    else:
-        sys.stdout.write(text)
+    if write_result(text.encode("utf-8"), args.output, "reviewer export"):
+        return 1
     return 1 if errors else 0
 
 

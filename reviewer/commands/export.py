@@ -15,7 +15,9 @@ from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
 from reviewer.store.labeller import Labeller
 from reviewer.store.index_files import file_key, paused_gc
-from reviewer.store.labelfile import parse_labels
+from reviewer.store.labelfile import LABEL_FILE_CAP
+from reviewer.store.labeljournal import journal_path
+from reviewer.store.labelread import describe, read_labels_file
 from reviewer.store.labels import OtherFile, label_dirs
 from reviewer.store.sessions import SessionStore
 from reviewer.store.tomlfile import BadToml
@@ -80,18 +82,19 @@ def read_labels(store: SessionStore, sessions: list[str]) -> list[OtherFile]:
                 continue
             key = file_key("", str(path))
             seen.add(str(path))
-            cached = index.label_file(path, key, session) if index is not None and key else None
+            journal = journal_path(path).exists()  # a journal beside it: read both, not the cached TOML alone
+            cached = index.label_file(path, key, session) if index is not None and key and not journal else None
             if cached is not None:
                 out.append(OtherFile(path, cached[0], cached[1]))
                 continue
             try:
-                parsed = parse_labels(path.read_bytes(), session, path.stem)
+                parsed = read_labels_file(path, session, path.stem, budget=LABEL_FILE_CAP)
             except (BadToml, ValueError, OSError) as exc:
-                out.append(OtherFile(path, path.stem, (), str(exc)))
+                out.append(OtherFile(path, path.stem, (), describe(exc)))
                 continue
             labels = tuple(parsed.labels.values())
             out.append(OtherFile(path, parsed.reviewer, labels))
-            if index is not None and key and not parsed.notes:  # note entries are not cached
+            if index is not None and key and not journal and not parsed.notes:  # note entries are not cached
                 index.remember_label_file(path, key, parsed.reviewer, labels)
     if index is not None:
         index.retain_label_files(seen)

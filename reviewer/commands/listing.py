@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from reviewer.model import Run
-from reviewer.model.sanitize import plain
+from reviewer.model.sanitize import plain_line
 from reviewer.store.sessions import SessionStore
 from reviewer.store.validate import validate
 
@@ -54,8 +54,8 @@ def list_runs(store: SessionStore, as_json: bool, out: TextIO | None = None, err
 
 
 def safe_cell(value: object) -> str:
-    """A value for a plain-text table, with control characters made visible."""
-    return plain(str(value))
+    """A value for a plain-text table or a one-line report, control characters and newlines made visible."""
+    return plain_line(str(value))
 
 
 def check_folder(store: SessionStore, out: TextIO | None = None) -> int:

@@ -111,6 +111,18 @@ def plain(text: str) -> str:
     return clean(text).text
 
 
+LINE_BREAKS = str.maketrans({"\n": "\u240a", "\t": " "})
+
+
+def plain_line(text: str) -> str:
+    """:func:`plain` on one line: a newline becomes a visible ``␊`` and a tab a space.
+
+    For output read one line per item (``reviewer check``: one line per problem), where a name
+    holding a newline would otherwise start a line of its own that looks like another item.
+    """
+    return plain(text).translate(LINE_BREAKS)
+
+
 def strip_sgr(text: str) -> str:
     """Remove SGR colour sequences (used before searching terminal output)."""
     return SGR.sub("", text)

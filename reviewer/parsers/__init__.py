@@ -5,8 +5,10 @@ API:
 - :data:`FORMATS`: the format names.
 - :func:`detect_format` ``(text) -> str``: sniff the format; ``"fallback"`` when unsure.
 - :func:`parse_output` ``(text, fmt=None, *, exit_status=None) -> list[Check]``: parse with
-  ``fmt`` (``None``/``"auto"`` or an unknown name: detect). Never raises: when a parser fails
-  or finds nothing, the fallback parser is used. Keys in the result are unique (repeats get
+  ``fmt`` (``None``/``"auto"`` or an unknown name: detect). Never raises: when a parser
+  finds nothing, the fallback parser is used; when it refuses or fails (a JUnit DOCTYPE,
+  malformed XML or JSON), the result is one failing ``unreadable grader output`` check
+  (:mod:`.unreadable`), never a passing fallback. Keys in the result are unique (repeats get
   ``#2``, ``#3``). Terminal escapes are stripped first; messages hold the stripped text.
 
 Key scheme per format:
@@ -37,8 +39,9 @@ from collections.abc import Callable
 from reviewer.model.check import Check
 from reviewer.parsers import candidate, fallback, go_test, golden, junit, pytest_text
 from reviewer.parsers.text import clean, strip_ansi, unique_keys
+from reviewer.parsers.unreadable import reason_of, unreadable
 
-__all__ = ["FORMATS", "detect_format", "parse_output", "strip_ansi"]
+__all__ = ["FORMATS", "detect_format", "parse_output", "strip_ansi", "unreadable"]
 
 FORMATS: tuple[str, ...] = ("go-test-json", "go-test-v", "pytest", "junit", "candidate", "golden", "fallback")
 
@@ -111,19 +114,19 @@ def parse_output(text: str, fmt: str | None = None, *, exit_status: int | None =
     ``fmt`` is one of :data:`FORMATS`; ``None``, ``"auto"`` or an unknown name means detect.
     ``exit_status`` is the grader's exit status when known; only the fallback uses it.
     """
+    body = ""
     try:
         raw = _as_text(text)
         body = clean(raw)
         name = fmt if fmt in FORMATS else _detect(body)
         parser = _PARSERS.get(name)
         if parser is not None:
-            checks = parser(body)
+            try:
+                checks = parser(body)
+            except Exception as exc:  # noqa: BLE001 - a refusal is a failing check, never a pass
+                return [unreadable(reason_of(name, exc), body)]
             if checks:
                 return unique_keys(checks)
         return fallback.parse_clean(body, exit_status)
-    except Exception:  # noqa: BLE001 - any parser trouble falls back to the whole-output check
-        pass
-    try:
-        return unique_keys(fallback.parse(_as_text(text), exit_status))
-    except Exception:  # noqa: BLE001 - the very last resort
-        return fallback.parse("", exit_status)
+    except Exception as exc:  # noqa: BLE001 - even the sniffing failed: still a failing check
+        return [unreadable(reason_of("grader output", exc), body)]

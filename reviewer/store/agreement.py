@@ -10,13 +10,15 @@ sessions (and in the per-user folder of a read-only folder) are merged.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
 from reviewer.model.label import Label, Verdict
 from reviewer.store.final import FailureKey, read_adjudications
-from reviewer.store.labels import read_all_labels
+from reviewer.store.labelread import FORGET
+from reviewer.store.labels import OtherFile, read_all_labels
 
 SPEC, CAP = Verdict.SPECIFICATION, Verdict.CAPABILITY
 
@@ -74,29 +76,108 @@ def agreement(ss: int, sc: int, cs: int, cc: int) -> tuple[float | None, float |
 
 @dataclass(frozen=True, slots=True)
 class LabelSet:
-    """Every reviewer's labels of a folder, by failure, and files that could not be read."""
+    """Every reviewer's labels of a folder, by failure, and files that could not be read.
+
+    ``disagreeing``: the failures whose reviewers' decided verdicts differ, in failure order
+    (None when not worked out).
+    """
 
     by_failure: dict[FailureKey, tuple[Label, ...]]
     reviewers: tuple[str, ...]
     errors: tuple[str, ...] = ()
+    disagreeing: tuple[FailureKey, ...] | None = None
+
+
+@dataclass
+class Built:
+    """A label set as last built for a folder, kept so the next read applies only what changed."""
+
+    files: dict[str, OtherFile]
+    per: dict[FailureKey, dict[str, Label]]
+    grouped: dict[FailureKey, tuple[Label, ...]]
+    disagree: set[FailureKey]
+
+
+BUILT: dict[tuple[str, tuple[str, ...]], Built] = {}
+BUILT_LOCK = threading.Lock()
+FORGET.append(BUILT.clear)
+
+
+def disagreeing(labs: tuple[Label, ...]) -> bool:
+    """True when the decided verdicts among ``labs`` differ."""
+    return len({lab.verdict for lab in labs if lab.verdict.decided}) > 1
 
 
 def read_label_set(root: Path, sessions: list[str]) -> LabelSet:
-    """All reviewers' labels (deferred included), grouped by failure, one label per reviewer."""
-    per: dict[FailureKey, dict[str, Label]] = {}
-    reviewers: set[str] = set()
-    errors = []
-    for f in read_all_labels(Path(root), sessions):
-        if f.error:
-            errors.append(f"{f.path}: {f.error}")
+    """All reviewers' labels (deferred included), grouped by failure, one label per reviewer.
+
+    Reading again after a decision costs what changed: when every file is the one read last time
+    or the same TOML with more journal lines, only the failures of those lines are grouped again.
+    """
+    files = read_all_labels(Path(root), sessions)
+    errors = tuple(f"{f.path}: {f.error}" for f in files if f.error)
+    usable = {str(f.path): f for f in files if not f.error}
+    reviewers = tuple(sorted({f.reviewer for f in usable.values()}))
+    key = (str(Path(root)), tuple(sessions))
+    with BUILT_LOCK:
+        built = BUILT.get(key)
+        changed = changed_keys(built, usable) if built is not None else None
+        if built is None or changed is None:
+            built = build(usable)
+            BUILT[key] = built
+        else:
+            for k in changed:
+                regroup(built, k, usable)
+            built.files = usable
+        return LabelSet(dict(built.grouped), reviewers, errors, tuple(sorted(built.disagree)))
+
+
+def changed_keys(built: Built, files: dict[str, OtherFile]) -> set[FailureKey] | None:
+    """The failures to group again, or None when the files changed more than by added journal lines."""
+    if built.files.keys() != files.keys() or len({(f.path.parent.parent.name, f.reviewer) for f in files.values()}) != len(files):
+        return None  # a reviewer with two files for one session (the folder's and the per-user one): group all again
+    changed: set[FailureKey] = set()
+    for path, f in files.items():
+        old = built.files[path]
+        if old is f:
             continue
-        reviewers.add(f.reviewer)
+        if f.base is None or old.base is not f.base or old.lines > f.lines or old.reviewer != f.reviewer:
+            return None
+        session = f.path.parent.parent.name
+        changed.update((session, run, check) for run, check in f.keys[old.lines:])
+    return changed
+
+
+def regroup(built: Built, k: FailureKey, files: dict[str, OtherFile]) -> None:
+    """Group one failure's labels again from the files (each reviewer has one file here)."""
+    session, run, check = k
+    per = {}
+    for f in files.values():
+        if f.path.parent.parent.name != session or f.parsed is None:
+            continue
+        lab = f.parsed.labels.get((run, check))
+        if lab is not None:
+            per[lab.reviewer] = lab
+    if per:
+        built.per[k] = per
+        built.grouped[k] = tuple(per[r] for r in sorted(per))
+        (built.disagree.add if disagreeing(built.grouped[k]) else built.disagree.discard)(k)
+    else:
+        built.per.pop(k, None)
+        built.grouped.pop(k, None)
+        built.disagree.discard(k)
+
+
+def build(files: dict[str, OtherFile]) -> Built:
+    """Group every label of every file (the first read, or after a bigger change)."""
+    per: dict[FailureKey, dict[str, Label]] = {}
+    for f in files.values():
         for lab in f.labels:
             seen = per.setdefault(lab.key, {}).get(lab.reviewer)
             if seen is None or lab.labelled_at >= seen.labelled_at:
                 per[lab.key][lab.reviewer] = lab
     grouped = {k: tuple(v[r] for r in sorted(v)) for k, v in sorted(per.items())}
-    return LabelSet(grouped, tuple(sorted(reviewers)), tuple(errors))
+    return Built(dict(files), per, grouped, {k for k, labs in grouped.items() if disagreeing(labs)})
 
 
 def pairwise(labels: LabelSet) -> list[PairAgreement]:
@@ -141,12 +222,10 @@ def disagreements(root: Path, sessions: list[str], labels: LabelSet | None = Non
     """Failures where reviewers' decided verdicts differ, adjudicated or not, in failure order."""
     labels = labels if labels is not None else read_label_set(root, sessions)
     adjudicated = read_adjudications(Path(root), sessions)
-    out = []
-    for key, labs in labels.by_failure.items():
-        decided = tuple(lab for lab in labs if lab.verdict.decided)
-        if len({lab.verdict for lab in decided}) > 1:
-            out.append(Disagreement(key, decided, adjudicated.get(key)))
-    return out
+    keys = labels.disagreeing if labels.disagreeing is not None else sorted(
+        k for k, labs in labels.by_failure.items() if disagreeing(labs))
+    return [Disagreement(k, tuple(lab for lab in labels.by_failure[k] if lab.verdict.decided), adjudicated.get(k))
+            for k in keys]
 
 
 def visible_others(labs: tuple[Label, ...], me: str, blind: bool = True, revealed: bool = False) -> tuple[Label, ...] | None:

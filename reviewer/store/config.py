@@ -31,6 +31,7 @@ import tomli_w
 
 from reviewer.model.sanitize import plain
 from reviewer.store.atomic import atomic_write
+from reviewer.store.nofollow import make_folder
 from reviewer.store.safe_fs import Unreadable, read_capped
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
 
@@ -355,7 +356,7 @@ def save_setting(key: str, value: str, path: Path | None = None) -> str | None:
         if not ok:
             new = tomli_w.dumps(expected).encode()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(config_home().parent, target.parent)
         atomic_write(target, new)
     except OSError as exc:
         return f"{path}: {exc.strerror or exc}"

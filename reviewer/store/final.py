@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reviewer.model.label import Label
 from reviewer.store.adjudication import migrated
-from reviewer.store.labelfile import parse_labels
+from reviewer.store.labelread import read_labels_file
 from reviewer.store.labels import ADJUDICATED_FILE, label_dirs, read_all_labels
 from reviewer.store.tomlfile import BadToml
 
@@ -37,7 +37,7 @@ def read_adjudications(root: Path, sessions: list[str]) -> dict[FailureKey, Labe
         if not path.is_file() or path.is_symlink():
             continue
         try:
-            parsed = parse_labels(path.read_bytes(), session, "final")
+            parsed = read_labels_file(path, session, "final")
         except (BadToml, ValueError, OSError):
             continue
         for lab in parsed.labels.values():

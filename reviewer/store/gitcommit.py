@@ -11,9 +11,12 @@ from typing import Iterable
 from reviewer.model.label import Verdict, reviewer_file_stem
 from reviewer.model.sanitize import plain
 from reviewer.store.gitrepo import GitError, open_repo, unquote_path
-from reviewer.store.labelfile import parse_labels
+from reviewer.store.labelfile import LabelFile, LabelsUnsafe, parse_labels
+from reviewer.store.labeljournal import journal_path
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR, fallback_root
 from reviewer.store.tomlfile import BadToml
+
+FINAL = "final"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,23 @@ def commit_reviewer(root: Path, reviewer: str, adjudicated: bool = False) -> Com
     return CommitResult(result.committed, result.message, result.sha, result.paths, kept)
 
 
+def fold_journals(paths: Iterable[Path], reviewer: str) -> None:
+    """Fold each file's journal into its TOML, so the commit holds every label.
+
+    Raises:
+        GitError: a journal (or its file) cannot be read now; nothing is committed.
+    """
+    for path in paths:
+        if not journal_path(path).exists():
+            continue
+        who = FINAL if path.name == ADJUDICATED_FILE else reviewer
+        try:
+            LabelFile(path, path.parent.parent.name, who).fold()
+        except (LabelsUnsafe, OSError, TimeoutError) as exc:
+            raise GitError(f"{path.name} in {path.parent.parent.name}: its journal could not be folded in ({exc}); "
+                           "not committed") from None
+
+
 def summarise(reviewer: str, files: list[tuple[Path, str]]) -> str:
     """The commit message: ``labels: N failures (a specification, b capability) by NAME``."""
     counts = {v: 0 for v in Verdict}
@@ -95,16 +115,21 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
     """Commit exactly these label files (nothing else staged or committed) with a summary message.
 
     Other staged or modified files stay as they were. Label files that cannot be read (conflict
-    markers, damage) are refused so a broken file is never committed.
+    markers, damage) are refused so a broken file is never committed. A file's journal is folded
+    into it first, so the commit holds every label (and a committed journal's removal).
 
     Raises:
         GitError: not in a git repository, a path outside it, an unreadable label file, or git
-            refused (GitUnsafe for "dubious ownership").
+            refused (GitUnsafe for "dubious ownership"; GitReadOnly for a partial clone or a ``.git``
+            pointing at another repository, with the reason).
     """
     root = Path(root)
+    label_paths = list(label_paths)
     with open_repo(root) as g:
         if g is None:
             raise GitError(f"{root} is not in a git repository")
+        g.require_writable()
+        fold_journals(label_paths, reviewer)
         rels, files = [], []
         for p in sorted({Path(os.path.realpath(p)) for p in label_paths}):
             parts = p.relative_to(g.root).parts if p.is_relative_to(g.root) else ()
@@ -117,6 +142,9 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
                 raise GitError(f"{p.name} in {session} cannot be read ({exc}); not committed") from None
             rels.append(p.relative_to(g.toplevel).as_posix())
             files.append((p, session))
+        folded = [journal_path(Path(r)).as_posix() for r in rels if not (g.toplevel / journal_path(Path(r))).exists()]
+        if folded:  # a journal someone committed and a fold removed: its removal is committed too
+            rels += [unquote_path(x) for x in g.run("ls-files", "-z", "--", *folded).split(b"\0") if x]
         if not rels:
             return CommitResult(False, "nothing to commit: no label files")
         g.run("add", "--", *rels, worktree=True)

@@ -2,13 +2,18 @@
 
 Sessions repositories come from other people, so every git command runs in the environment of
 :func:`reviewer.store.gitenv.safe_git_env` plus :data:`EXTRA_CONFIG` (no fsmonitor, no hooks, no
-signing programs, no prompts, literal pathspecs), with ``--`` before every path that came from
-the folder, and never through a shell. Commands that read the working tree also switch off
-clean/smudge filters defined by the repository's own config. ``git diff``-like calls pass
-``--no-ext-diff --no-textconv``.
+signing programs, no prompts, no transport so nothing is ever fetched, literal pathspecs), as a
+complete environment (the caller's ``GIT_DIR``, ``GIT_INDEX_FILE``... never reach git), with
+``--`` before every path that came from the folder, and never through a shell. Commands that
+read the working tree also switch off clean/smudge filters defined by the repository's own
+config. ``git diff``-like calls pass ``--no-ext-diff --no-textconv``.
 
-Every public function opens its own ``git.Repo`` and closes it before returning, so each one is
-safe to call from a worker thread (GitPython objects are not thread-safe: never share one).
+A repository reviewer must not write to (a partial clone, a ``.git`` file or ``commondir``
+pointing at another repository: :mod:`reviewer.store.gittrust`) is read, never committed to:
+``RepoInfo.warning`` says why and commits raise :class:`GitReadOnly`.
+
+Every public function starts its own git processes (no shared state), so each one is safe to
+call from a worker thread.
 A folder outside git is not an error: the functions return None or empty results.
 Label history is in :mod:`reviewer.store.githistory`, committing labels in :mod:`reviewer.store.gitcommit`.
 """
@@ -18,54 +23,27 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shlex
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Iterator
 
-from reviewer.store.gitenv import safe_git_env
-
-EXTRA_CONFIG = (
-    ("log.showSignature", "false"),
-    ("commit.gpgSign", "false"),
-    ("tag.gpgSign", "false"),
-    ("core.quotePath", "false"),
-    ("core.pager", "cat"),
-    ("color.ui", "false"),
-    ("i18n.logOutputEncoding", "UTF-8"),
-    ("diff.noprefix", "false"),
-    ("diff.mnemonicPrefix", "false"),
-    ("diff.relative", "false"),
-    ("diff.suppressBlankEmpty", "false"),
-    ("gc.auto", "0"),
-    ("maintenance.auto", "false"),
-    ("status.showUntrackedFiles", "normal"),
+from reviewer.store.gitrun import (  # noqa: F401 - GitError, GitUnsafe, unquote_path... are used from here
+    DUBIOUS,
+    EXTRA_CONFIG,
+    GitError,
+    GitReadOnly,
+    GitUnsafe,
+    error_from,
+    git_env,
+    run_git,
+    unquote_path,
 )
-DUBIOUS = re.compile(r"dubious ownership in repository at '([^'\n]*)'")
+
+__all__ = ["DUBIOUS", "EXTRA_CONFIG", "GitError", "GitReadOnly", "GitSession", "GitUnsafe", "RepoInfo", "RunCommit",
+           "error_from", "git_env", "open_repo", "provenance", "repo_info", "run_folder_of", "run_folders", "run_git",
+           "unquote_path"]  # gitrun's names too: callers import them from here
+
 FILTER_KEY = re.compile(r"^filter\.(.+)\.(clean|smudge|process)$")
-
-
-class GitError(Exception):
-    """A git command failed; the message says what git said."""
-
-
-class GitUnsafe(GitError):
-    """Git refused a repository owned by another user ("dubious ownership").
-
-    Attributes:
-        path: the repository git refused.
-        command: the command the user may run to trust it (reviewer never runs it).
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.command = f"git config --global --add safe.directory {shlex.quote(path)}"
-        super().__init__(
-            f"git refuses to use {path}: it belongs to another user (\"dubious ownership\"). "
-            f"If you trust this repository, run:\n  {self.command}\n"
-            "reviewer never changes your git config; its git features stay off until then."
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +57,9 @@ class RepoInfo:
         detached: HEAD points at a commit, not a branch.
         head: short hash of HEAD, "" before the first commit.
         dirty: the sessions folder has uncommitted changes (untracked files included).
+        warning: why the repository is read-only for reviewer ("" when commits are allowed):
+            a partial clone, a ``.git`` file or ``commondir`` pointing at another repository.
+            A sentence ready to show the user.
     """
 
     toplevel: str
@@ -87,6 +68,12 @@ class RepoInfo:
     detached: bool
     head: str
     dirty: bool
+    warning: str = ""
+
+    @property
+    def read_only(self) -> bool:
+        """True when reviewer refuses to commit to this repository (``warning`` says why)."""
+        return bool(self.warning)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,56 +96,25 @@ class RunCommit:
         return bool(self.commit)
 
 
-def git_env(extra: Iterable[tuple[str, str]] = ()) -> dict[str, str]:
-    """The environment of every git command: safe_git_env plus EXTRA_CONFIG and ``extra``."""
-    env = safe_git_env()
-    n = int(env["GIT_CONFIG_COUNT"])
-    for key, value in (*EXTRA_CONFIG, *extra):
-        env[f"GIT_CONFIG_KEY_{n}"] = key
-        env[f"GIT_CONFIG_VALUE_{n}"] = value
-        n += 1
-    env["GIT_CONFIG_COUNT"] = str(n)
-    env["GIT_CONFIG_PARAMETERS"] = ""
-    env["GIT_LITERAL_PATHSPECS"] = "1"
-    env["GIT_NO_REPLACE_OBJECTS"] = "1"
-    env["GIT_PAGER"] = "cat"
-    env["LC_ALL"] = "C"
-    return env
-
-
-def unquote_path(raw: bytes) -> str:
-    """A path as git printed it, undoing git's C-style quoting of unusual names."""
-    if len(raw) < 2 or not raw.startswith(b'"') or not raw.endswith(b'"'):
-        return raw.decode("utf-8", "surrogateescape")
-    body, out, i = raw[1:-1], bytearray(), 0
-    simple = {ord("a"): 7, ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12, ord("r"): 13}
-    while i < len(body):
-        c = body[i]
-        if c != 0x5C or i + 1 >= len(body):
-            out.append(c)
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if 0x30 <= nxt <= 0x37 and i + 4 <= len(body):
-            out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
-            i += 4
-        else:
-            out.append(simple.get(nxt, nxt))
-            i += 2
-    return bytes(out).decode("utf-8", "surrogateescape")
-
-
 class GitSession:
-    """One open repository for one job: runs git commands in the safe environment."""
+    """One open repository for one job: runs git commands in the safe environment.
 
-    def __init__(self, repo: Any, root: Path) -> None:
-        self.repo = repo
-        self.toplevel = Path(os.path.realpath(repo.working_tree_dir))
+    Attributes:
+        toplevel: the working tree root git found for the sessions folder (absolute, real).
+        root: the sessions folder (absolute, real).
+        git_dir, common_dir: the repository's git folder and its common folder (absolute).
+    """
+
+    def __init__(self, toplevel: Path, root: Path, git_dir: Path, common_dir: Path) -> None:
+        self.toplevel = Path(os.path.realpath(toplevel))
         self.root = Path(os.path.realpath(root))
         rel = self.root.relative_to(self.toplevel).as_posix()
         self.rel = "" if rel == "." else rel
+        self.git_dir = git_dir
+        self.common_dir = common_dir
         self.env = git_env()
         self.worktree_env: dict[str, str] | None = None
+        self._warning: str | None = None
 
     def path(self, *parts: str) -> str:
         """A path relative to the top level, from parts relative to the sessions folder."""
@@ -166,30 +122,22 @@ class GitSession:
 
     def run(self, *args: str, stdin: bytes | None = None, worktree: bool = False) -> bytes:
         """Run ``git ARGS`` in the top level; its stdout, or GitError/GitUnsafe."""
-        import git
-
         env = self.filters_off() if worktree else self.env
-        with contextlib.ExitStack() as stack:
-            istream = None
-            if stdin is not None:
-                istream = stack.enter_context(tempfile.TemporaryFile())
-                istream.write(stdin)
-                istream.seek(0)
-            try:
-                status, out, err = self.repo.git.execute(
-                    [git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git", *args],
-                    istream=istream,
-                    env=env,
-                    with_extended_output=True,
-                    with_exceptions=False,
-                    stdout_as_string=False,
-                    strip_newline_in_stdout=False,
-                )
-            except git.GitCommandNotFound as exc:
-                raise GitError(f"git is not installed: {exc}") from None
-        if status != 0:
-            raise error_from(err if isinstance(err, str) else err.decode("utf-8", "replace"), args[0])
-        return out if isinstance(out, bytes) else out.encode("utf-8")
+        return run_git(self.toplevel, args, env, stdin)
+
+    @property
+    def warning(self) -> str:
+        """Why this repository is read-only for reviewer ("" when it may be committed to)."""
+        if self._warning is None:
+            from reviewer.store.gittrust import repo_warning
+
+            self._warning = repo_warning(self)
+        return self._warning
+
+    def require_writable(self) -> None:
+        """Raise GitReadOnly when reviewer must not write (commit) to this repository."""
+        if self.warning:
+            raise GitReadOnly(self.warning)
 
     def head_commit(self) -> str:
         """The full hash of HEAD's commit, "" on a branch without commits yet."""
@@ -250,39 +198,40 @@ class GitSession:
         return headers, changed
 
 
-def error_from(stderr: str, command: str) -> GitError:
-    """The exception for a failed git command."""
-    m = DUBIOUS.search(stderr)
-    if m:
-        return GitUnsafe(m.group(1))
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()][:6]
-    return GitError(f"git {command} failed: " + (" / ".join(lines) or "no message"))
-
-
 @contextlib.contextmanager
 def open_repo(root: Path) -> Iterator[GitSession | None]:
-    """The repository holding ``root`` for one job (None outside git), closed on exit."""
-    try:
-        import git
-    except ImportError:
+    """The repository holding ``root`` for one job (None outside git or in a bare repository).
+
+    git itself finds the repository (``rev-parse``), in the safe environment, so it finds the
+    one every later command will use.
+
+    Raises:
+        GitUnsafe: git refuses the repository (owned by another user).
+        GitError: git is missing.
+    """
+    real = os.path.realpath(root)
+    if not os.path.isdir(real):
         yield None
         return
     try:
-        repo = git.Repo(os.path.realpath(root), search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError, OSError, ValueError):
+        out = run_git(Path(real), ["rev-parse", "--path-format=absolute", "--show-toplevel", "--absolute-git-dir",
+                                   "--git-common-dir"], git_env())
+    except GitUnsafe:
+        raise
+    except GitError as exc:
+        if "is not installed" in str(exc):
+            raise
+        yield None
+        return
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 3 or not all(lines[:3]):
         yield None
         return
     try:
-        repo.git.update_environment(**git_env())
+        session = GitSession(Path(lines[0]), Path(real), Path(lines[1]), Path(lines[2]))
+    except ValueError:
         session = None
-        if not repo.bare and repo.working_tree_dir:
-            try:
-                session = GitSession(repo, Path(root))
-            except ValueError:
-                session = None
-        yield session
-    finally:
-        repo.close()
+    yield session
 
 
 def repo_info(root: Path) -> RepoInfo | None:
@@ -296,6 +245,7 @@ def repo_info(root: Path) -> RepoInfo | None:
         if g is None:
             return None
         headers, changed = g.status(g.path())
+        warning = g.warning
     oid = headers.get("branch.oid", "")
     head = headers.get("branch.head", "")
     detached = head == "(detached)"
@@ -306,6 +256,7 @@ def repo_info(root: Path) -> RepoInfo | None:
         detached=detached,
         head="" if oid in ("", "(initial)") else oid[:7],
         dirty=bool(changed),
+        warning=warning,
     )
 
 

@@ -101,7 +101,7 @@ def code_fingerprint() -> str:
         [*package.joinpath("model").glob("*.py"), *package.joinpath("parsers").glob("*.py")]
         + [package / "store" / name for name in
            ("manifest.py", "rerun_doc.py", "loader.py", "evidence.py", "index.py", "index_codec.py", "index_files.py",
-            "safe_fs.py", "sessions.py", "tomlfile.py", "labelfile.py")]
+            "safe_fs.py", "sessions.py", "tomlfile.py", "labelfile.py", "labelcodec.py")]
     )
     h = hashlib.sha256(__version__.encode())
     for path in files:
@@ -141,7 +141,9 @@ def write_private(path: Path, header: Callable[[str], bytes], lines: Iterable[by
     ``lines`` are streamed, never joined in memory; ``header`` gets their sha256 and is written
     first (its length must not depend on the hash: it is written twice, before and after).
     """
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from reviewer.store.nofollow import make_folder
+
+    make_folder(cache_dir().parent, path.parent, mode=0o700)
     fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb", buffering=1 << 20) as f:

@@ -9,7 +9,16 @@ from pathlib import Path
 
 from reviewer.model.label import Label, Note, reviewer_file_stem
 from reviewer.store.index import RunIndex
-from reviewer.store.labelfile import Entry, LabelFile, parse_labels
+from reviewer.store.labelcodec import Key, Parsed
+from reviewer.store.labelfile import Entry, LabelFile
+from reviewer.store.labelread import (
+    FORGET,
+    READ_BUDGET,
+    FileRead,
+    describe,
+    read_labels_entry,
+)
+from reviewer.store.nofollow import LinkOnPath, check_dir
 from reviewer.store.paths import installed_location
 from reviewer.store.tomlfile import BadToml
 
@@ -65,12 +74,25 @@ def redirect_reason(root: Path, session: str = "") -> str:
 
 @dataclass(frozen=True, slots=True)
 class OtherFile:
-    """A labels file of some reviewer, read only, or the reason it could not be read."""
+    """A labels file of some reviewer, read only, or the reason it could not be read.
+
+    ``parsed`` is the labels by (run, check) (its ``notes``: the note-only entries, journal lines
+    applied; ``labels`` never holds them) and ``version`` says what was read: the TOML's parse
+    (its identity) and how many journal lines; a reader that kept an earlier version can apply
+    just the lines added since (:func:`reviewer.store.agreement.read_label_set` does).
+    """
 
     path: Path
     reviewer: str
     labels: tuple[Label, ...]
     error: str = ""
+    parsed: Parsed | None = None
+    base: Parsed | None = None
+    """The TOML file's parse these labels start from (the journal's lines applied on top)."""
+    lines: int = 0
+    """How many journal lines were applied."""
+    keys: tuple[Key, ...] = ()
+    """The keys of those journal lines, in order (what changed since an earlier read of the same TOML)."""
 
 
 class LabelStore:
@@ -203,27 +225,60 @@ class LabelStore:
         return changed
 
 
-def label_dirs(root: Path, sessions: list[str]) -> list[tuple[str, Path]]:
-    """Every labels folder of the sessions, in the folder and in the per-user fallback."""
+def label_dirs(root: Path, sessions: list[str], refused: list[tuple[Path, str]] | None = None) -> list[tuple[str, Path]]:
+    """Every labels folder of the sessions, in the folder and in the per-user fallback.
+
+    A labels folder reached through a link (``<session>/labels`` a symlink) is left out, and
+    named in ``refused`` (path, reason) when a list is given.
+    """
     dirs = []
     fb = fallback_root(root)
     for s in sessions:
-        for base in (root / s / LABELS_DIR, fb / s / LABELS_DIR):
-            if base.is_dir():
-                dirs.append((s, base))
+        for base in (root, fb):
+            try:
+                dirs.append((s, check_dir(base, f"{s}/{LABELS_DIR}")))
+            except LinkOnPath as exc:
+                if refused is not None:
+                    where, _, why = str(exc).partition(": ")
+                    refused.append((Path(where), f"{why}; its labels are not read"))
+            except OSError:
+                pass
     return dirs
 
 
-def read_all_labels(root: Path, sessions: list[str]) -> list[OtherFile]:
-    """Every reviewer's labels file of the sessions, read only."""
-    out = []
-    for session, folder in label_dirs(root, sessions):
+SEEN: dict[str, OtherFile] = {}
+"""The last OtherFile made per path: an unchanged file gives the same object (no new tuple of its labels)."""
+FORGET.append(SEEN.clear)
+
+
+def other_file(path: Path, entry: FileRead) -> OtherFile:
+    """The OtherFile of a file as read (the same object as last time when nothing changed)."""
+    last = SEEN.get(str(path))
+    if last is not None and last.parsed is entry.merged:
+        return last
+    made = OtherFile(path, entry.merged.reviewer, tuple(entry.merged.labels.values()), "", entry.merged, entry.toml,
+                     len(entry.records), tuple(rec.key for rec in entry.records))
+    SEEN[str(path)] = made
+    return made
+
+
+def read_all_labels(root: Path, sessions: list[str], budget: int = READ_BUDGET) -> list[OtherFile]:
+    """Every reviewer's labels file of the sessions (journals applied), read only.
+
+    A labels folder reached through a link, a file that cannot be read, and a file over the read
+    ``budget`` (:data:`~reviewer.store.labelread.READ_BUDGET`, never parsed) each come back as an
+    entry with ``error`` set and no labels, for the caller to show.
+    """
+    out: list[OtherFile] = []
+    refused: list[tuple[Path, str]] = []
+    dirs = label_dirs(root, sessions, refused)
+    out += [OtherFile(where, "", (), reason) for where, reason in refused]
+    for session, folder in dirs:
         for path in sorted(folder.glob("*.toml")):
             if path.name.startswith((".", "_")) or not path.is_file() or path.is_symlink():
                 continue
             try:
-                parsed = parse_labels(path.read_bytes(), session, path.stem)
-                out.append(OtherFile(path, parsed.reviewer, tuple(parsed.labels.values())))
+                out.append(other_file(path, read_labels_entry(path, session, path.stem, budget)))
             except (BadToml, ValueError, OSError) as exc:
-                out.append(OtherFile(path, path.stem, (), str(exc)))
+                out.append(OtherFile(path, path.stem, (), describe(exc)))
     return out

@@ -90,3 +90,19 @@ def check_dir(root: Path, rel: str | PurePosixPath) -> Path:
         return here
     finally:
         os.close(fd)
+
+
+def make_folder(trusted: Path, folder: Path, mode: int = 0o777) -> Path:
+    """Make ``folder`` (and what is missing above it) without following a link below ``trusted``.
+
+    ``trusted`` is a root the user chose or owns (the sessions folder, ``$XDG_DATA_HOME``): links
+    in it and above it are the user's own and are followed; below it nothing is. A ``folder``
+    outside ``trusted`` is made from its nearest existing ancestor. Raises :class:`LinkOnPath`.
+    """
+    trusted, folder = Path(os.path.abspath(trusted)), Path(os.path.abspath(folder))
+    root = trusted if folder.is_relative_to(trusted) else folder
+    while not os.path.isdir(root):
+        if root.parent == root:
+            raise LinkOnPath(f"{folder}: no existing folder above it")
+        root = root.parent
+    return ensure_dir(root, folder.relative_to(root).as_posix(), mode)

@@ -55,8 +55,8 @@ class Progress:
         session, _, run_id = run_key.partition("/")
         lf = self.labeller.labels.file(session)
         count = 0
-        for (run, check), lab in lf.view().items():
-            if run == run_id and lab.verdict.decided and not self.is_stale(f"{run_key}#{check}"):
+        for check, lab in lf.run_labels(run_id).items():
+            if lab.verdict.decided and not self.is_stale(f"{run_key}#{check}"):
                 count += 1
         return count
 

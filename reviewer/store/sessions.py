@@ -10,12 +10,14 @@ from pathlib import Path
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
 from reviewer.parsers import parse_output
+from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
+from reviewer.parsers.unreadable import unreadable
 from reviewer.store.index import RunIndex
 from reviewer.store.index_codec import output_refs
 from reviewer.store.index_files import Deps, dep_keys
 from reviewer.store.loader import Corpus, load_manifest, scan
 from reviewer.store.manifest import BadManifest, turns_from_doc
-from reviewer.store.safe_fs import TextBlob, Unreadable, read_text
+from reviewer.store.safe_fs import TEXT_CAP, TextBlob, Unreadable, read_text
 from reviewer.store.tomlfile import BadToml
 
 
@@ -245,9 +247,18 @@ class SessionStore:
                 continue
             blob = read_text(self.root, g.output_ref)
             if blob.error:
-                out.append(GraderChecks(g.name, (), f"{g.output_ref}: {blob.error}"))
+                problem = f"{g.output_ref}: {blob.error}"
+                out.append(GraderChecks(g.name, (unreadable(problem),), problem))
+                continue
+            if blob.binary:
+                problem = f"{g.output_ref} holds binary data (NUL bytes), not UTF-8 text"
+                out.append(GraderChecks(g.name, (unreadable(problem),), problem))
                 continue
             checks = parse_output(blob.text, g.format or None, exit_status=g.exit_status)
+            if blob.truncated:
+                problem = (f"{g.output_ref} is {blob.size} bytes, over the {TEXT_CAP >> 20} MiB read cap: only its "
+                           "start was parsed and checks after it are not seen")
+                checks = [c for c in checks if c.key != UNREADABLE_KEY] + [unreadable(problem)]
             out.append(GraderChecks(g.name, tuple(checks)))
         result = tuple(out)
         self.check_cache.put(run.key, result)

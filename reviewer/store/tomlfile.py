@@ -14,8 +14,8 @@ class BadToml(Exception):
     """The bytes are not a TOML document we can use; the message says why."""
 
 
-def parse_toml_bytes(data: bytes) -> dict[str, Any]:
-    """Parse TOML, turning every way it can fail into BadToml with a plain reason."""
+def precheck(data: bytes) -> str:
+    """The text of TOML bytes, or BadToml for what no TOML file may hold (NUL, conflict markers, bad UTF-8)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if b"\x00" in data:
@@ -23,9 +23,14 @@ def parse_toml_bytes(data: bytes) -> dict[str, Any]:
     if CONFLICT.search(data):
         raise BadToml("holds git conflict markers (<<<<<<< / >>>>>>>): resolve the merge first")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadToml(f"is not valid UTF-8 (byte {exc.start})") from None
+
+
+def parse_toml_bytes(data: bytes) -> dict[str, Any]:
+    """Parse TOML, turning every way it can fail into BadToml with a plain reason."""
+    text = precheck(data)
     try:
         value = tomli.loads(text)
     except tomli.TOMLDecodeError as exc:

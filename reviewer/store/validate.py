@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from reviewer.model import LoadError, Run
 from reviewer.model.rerun import Rerun
+from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
+from reviewer.parsers.unreadable import reason as unreadable_reason
 from reviewer.store.safe_fs import Unreadable, read_capped, resolve_inside
 from reviewer.store.sessions import SessionStore
 
@@ -51,11 +53,17 @@ def validate_run(store: SessionStore, run: Run) -> list[LoadError]:
         for f in attempt.files:
             check_ref(store, run, f.ref, f"attempt {attempt.number} file", problems)
     numbers = {a.number for a in run.attempts}
+    parsed = {gc.grader: gc for gc in store.grader_checks(run)}
     for g in run.graders:
         if run.attempts and g.attempt not in numbers:
             problems.append(LoadError(run.manifest, f"grader {g.name!r} names attempt {g.attempt}, which is not recorded"))
         if g.output_ref:
+            before = len(problems)
             check_ref(store, run, g.output_ref, f"grader {g.name!r} output", problems)
+            found = parsed.get(g.name)
+            if len(problems) == before and found is not None:
+                problems += [LoadError(g.output_ref, f"grader {g.name!r} output cannot be parsed: {unreadable_reason(c)}")
+                             for c in found.checks if c.key == UNREADABLE_KEY]
         for src in g.source_refs:
             check_ref(store, run, src, f"grader {g.name!r} source", problems)
         if g.rerun is not None:

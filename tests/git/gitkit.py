@@ -10,13 +10,16 @@ from pathlib import Path
 from sessionkit import RunSpec, small_folder, write_session
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+NOT_FOR_PLAIN_GIT: set[str] = set()
+"""Variables the test set in ``os.environ`` for reviewer only (environment traps): the test's own git calls drop them."""
 
 
 def git(repo: Path, *args: str, check: bool = True) -> str:
     """Run plain git (the user's own git, no safety settings) in ``repo``; its stdout."""
+    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_PLAIN_GIT}
     out = subprocess.run(
         ["git", "-C", str(repo), *args], capture_output=True, text=True, check=False,
-        env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+        env={**env, "GIT_TERMINAL_PROMPT": "0"},
     )
     if check and out.returncode != 0:
         raise AssertionError(f"git {' '.join(args)} failed: {out.stderr}")
@@ -65,3 +68,42 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 def changed_files(repo: Path, commit: str) -> list[str]:
     """Files a commit touched."""
     return git(repo, "show", "--format=", "--name-only", commit).split()
+
+
+PARTIAL_CLONE_VARIANTS = ("ext", "ssh")
+"""How a partial clone's promisor remote runs a command when git lazy-fetches a missing object."""
+
+
+def make_partial_clone(repo: Path, variant: str, canary: Path) -> str:
+    """Turn a committed repository into a partial clone whose lazy fetch runs ``touch canary``.
+
+    The tree of the first session's ``runs`` folder is deleted from the object store, the
+    repository claims to be a partial clone of ``origin`` (``extensions.partialClone``, a
+    promisor remote), and the remote either is an ``ext::`` command or goes over ``ssh://``
+    with ``core.sshCommand``; ``protocol.<name>.allow=always`` in the repository's own config
+    outranks a caller's ``protocol.allow=never``. Returns the path of the missing tree's folder.
+    """
+    runs = "sessions/s1/runs"
+    tree = git(repo, "rev-parse", f"HEAD:{runs}").strip()
+    (repo / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    settings = [("core.repositoryFormatVersion", "1"), ("extensions.partialClone", "origin"),
+                ("remote.origin.promisor", "true"), ("remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")]
+    if variant == "ext":
+        settings += [("remote.origin.url", f"ext::sh -c touch% {canary}% ;false"), ("protocol.ext.allow", "always")]
+    elif variant == "ssh":
+        settings += [("remote.origin.url", "ssh://example.invalid/x.git"),
+                     ("core.sshCommand", f"touch {canary}; false"), ("protocol.ssh.allow", "always")]
+    else:
+        raise ValueError(variant)
+    for key, value in settings:
+        git(repo, "config", key, value)
+    return runs
+
+
+def prove_lazy_fetch_runs(repo: Path, canary: Path) -> bool:
+    """Plain git (with ``protocol.allow=never`` even) lazy-fetches the missing tree: the canary appears."""
+    git(repo, "-c", "protocol.allow=never", "log", "--name-only", "--format=%H", "--", "sessions", check=False)
+    fired = canary.exists()
+    if fired:
+        canary.unlink()
+    return fired

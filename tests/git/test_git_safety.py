@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gitkit import changed_files, cli, commit_all, git, init_repo, sessions_repo
+from gitkit import changed_files, cli, git, sessions_repo
 from reviewer.model.label import Verdict
 from reviewer.store.gitcommit import commit_labels
 from reviewer.store.githistory import label_history

@@ -9,6 +9,7 @@ from reviewer.model.check import Check, CheckStatus
 from reviewer.parsers import FORMATS, detect_format, parse_output
 from reviewer.parsers.fallback import looks_failed
 from reviewer.parsers.text import MESSAGE_CAP, find_location, strip_ansi, unique_keys
+from reviewer.parsers.unreadable import reason
 
 
 def expected_format(rel: str) -> str:
@@ -67,8 +68,21 @@ def test_fallback_keeps_the_tail_stripped():
 def test_parser_finding_nothing_falls_back():
     [check] = parse_output("no tests ran in 0.01s\n", "pytest", exit_status=5)
     assert (check.key, check.status) == ("run", CheckStatus.FAIL)
-    assert parse_output("{}", "candidate")[0].key == "run"
-    assert parse_output("not xml", "junit")[0].key == "run"
+    assert parse_output('<testsuite name="empty"/>', "junit", exit_status=0)[0].key == "run"
+
+
+@pytest.mark.parametrize(("text", "fmt", "why"), [
+    ("{}", "candidate", "candidate: not a candidate-runner document"),
+    ("not xml", "junit", "junit: no XML element"),
+    ('<!DOCTYPE t [<!ENTITY a "b">]><testsuite><testcase name="x"><failure/></testcase></testsuite>', "junit",
+     "junit: it declares a DOCTYPE or ENTITY, refused"),
+    ('<testsuite><testcase name="x"><failure></testcase>', "junit", "junit: not well-formed XML (mismatched tag"),
+    ('{"checks": [', "golden", "golden: "),
+])
+def test_a_refused_or_broken_document_is_a_failing_unreadable_check_never_a_pass(text: str, fmt: str, why: str) -> None:
+    [check] = parse_output(text, fmt, exit_status=0)
+    assert (check.key, check.name, check.status) == ("unreadable:output", "unreadable grader output", CheckStatus.ERROR)
+    assert check.failing and reason(check).startswith(why), check.message
 
 
 def test_unknown_format_name_detects():

@@ -157,5 +157,7 @@ def test_junit_refuses_doctype_and_entities():
     )
     with pytest.raises(UnsafeXML):
         parse_junit(bomb)
-    checks = parse_output(bomb, "junit", exit_status=1)
-    assert [(c.key, c.status) for c in checks] == [("run", FAIL)]
+    for status in (1, 0):  # refused: a failing check whatever the exit status, never the passing fallback
+        checks = parse_output(bomb, "junit", exit_status=status)
+        assert [(c.key, c.status) for c in checks] == [("unreadable:output", ERROR)]
+        assert "DOCTYPE" in checks[0].message

@@ -19,6 +19,10 @@ from types import ModuleType
 from typing import Any, Callable
 
 import reviewer.store.atomic as atomic
+import reviewer.store.labeljournal as journal
+
+WRITERS = (atomic, journal)
+"""The modules that write labels files (the atomic TOML writer, the journal): patched faults patch both."""
 
 
 @lru_cache(maxsize=1)
@@ -87,10 +91,12 @@ class PatchedWriteFull(Fault):
         def write(fd: int, data: Any) -> int:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-        atomic.os = OsProxy(write=write)  # type: ignore[attr-defined]
+        for module in WRITERS:
+            module.os = OsProxy(write=write)  # type: ignore[attr-defined]
 
     def clear(self) -> None:
-        atomic.os = os  # type: ignore[attr-defined]
+        for module in WRITERS:
+            module.os = os  # type: ignore[attr-defined]
 
     close = clear
 
@@ -106,10 +112,12 @@ class PatchedOpenReadOnly(Fault):
                 raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
             return os.open(path, flags, *args, **kwargs)
 
-        atomic.os = OsProxy(open=open_)  # type: ignore[attr-defined]
+        for module in WRITERS:
+            module.os = OsProxy(open=open_)  # type: ignore[attr-defined]
 
     def clear(self) -> None:
-        atomic.os = os  # type: ignore[attr-defined]
+        for module in WRITERS:
+            module.os = os  # type: ignore[attr-defined]
 
     close = clear
 

@@ -10,8 +10,22 @@ file. Plain git fires the traps first (``traps_proven``), so their silence later
 something. Then every git feature of reviewer runs through its real code path: the store
 functions (repo_info, provenance, label_history, label_files, commit_reviewer, commit_labels,
 the reviewer's name from git), the ``label`` and ``commit`` commands, and the app itself
-(open: repository line and provenance; label; ``ctrl+g`` commit; ``H`` history). Figures:
-traps, traps_proven, features, commits, canary_runs (must be 0).
+(open: repository line and provenance; label; ``ctrl+g`` commit; ``H`` history).
+
+Two more kinds of trap, each proven live with plain git first:
+
+- partial clones (``partial_clones``): a tree object missing and a promisor remote that is an
+  ``ext::`` command or an ``ssh://`` URL with ``core.sshCommand``, with
+  ``protocol.<name>.allow=always`` in the repository's config; plain git lazy-fetches and runs
+  it. reviewer's store functions, ``reviewer commit`` and the app (open, label, ``ctrl+g``,
+  ``H``) run on it; the commit must be refused as read-only.
+- the caller's environment (``env_traps``, tests/git/envtraps.py): ``GIT_DIR``,
+  ``GIT_INDEX_FILE``, ``GIT_OBJECT_DIRECTORY``, ``GIT_COMMON_DIR``, ``GIT_CONFIG_PARAMETERS``,
+  ``GIT_SSH_COMMAND``... set while every feature above runs again, with a ``git`` on ``PATH``
+  that logs which of them each git call received (``env_leaks`` must be 0).
+
+Figures: traps, traps_proven, features, commits, partial_clones, partial_clones_proven,
+partial_clone_commits_refused, env_traps, env_traps_proven, env_leaks, canary_runs (must be 0).
 """
 
 from __future__ import annotations
@@ -29,7 +43,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS), str(TESTS / "git"), str(TESTS / "ui")]
 
-from gitkit import cli, git, sessions_repo  # noqa: E402
+import envtraps  # noqa: E402
+from gitkit import PARTIAL_CLONE_VARIANTS, cli, git, make_partial_clone, prove_lazy_fetch_runs, sessions_repo  # noqa: E402
 from test_git_safety import HOOKS, arm, executable, prove_traps_are_live  # noqa: E402
 
 ALL_HOOKS = (
@@ -166,6 +181,64 @@ def exercise(root: Path) -> tuple[list[str], int]:
     return used, after - before
 
 
+async def drive_app_read_only(root: Path) -> None:
+    """Open the app on a read-only repository, label, try ``ctrl+g``, read history with ``H``."""
+    from uihelp import make_app, press, settle
+
+    app = make_app(root, reviewer="alice")
+    async with app.run_test(size=(200, 50), notifications=True) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "s", "ctrl+g", "k", "H")
+        await settle(app, pilot)
+
+
+def partial_clone(tmp: Path, variant: str) -> tuple[bool, int, int, list[str]]:
+    """One partial-clone trap; (proven by plain git, canary runs through reviewer, commits refused, notes)."""
+    from reviewer.store.gitcommit import commit_reviewer
+    from reviewer.store.githistory import clear_history_cache, label_history
+    from reviewer.store.gitrepo import GitError, provenance, repo_info
+
+    root = sessions_repo(tmp / variant)
+    canary = tmp / f"canary-{variant}"
+    make_partial_clone(root.parent, variant, canary)
+    proven = prove_lazy_fetch_runs(root.parent, canary)
+    notes, refused = [], 0
+    clear_history_cache()
+    for call in (lambda: repo_info(root), lambda: provenance(root),
+                 lambda: label_history(root, "s1", "r1", "heldout:TestToRoman")):
+        try:
+            call()
+        except GitError as exc:
+            notes.append(str(exc)[:60])
+    labelled = cli("label", str(root), "--failure", F1, "--verdict", "capability", "--reviewer", "bob")
+    assert labelled.returncode == 0, labelled.stderr
+    try:
+        commit_reviewer(root, "bob")
+    except GitError as exc:
+        refused += "partial clone" in str(exc)
+    committed = cli("commit", str(root), "--reviewer", "bob")
+    refused += committed.returncode == 1 and "partial clone" in committed.stderr
+    asyncio.run(drive_app_read_only(root))
+    return proven, int(canary.exists()), refused, notes
+
+
+def env_case(tmp: Path) -> tuple[int, int, list[str], list[str]]:
+    """Every feature again with the environment traps set; (traps, proven, leaks, features used)."""
+    root = sessions_repo(tmp / "env")
+    traps, out, victim = envtraps.build(tmp, root.parent)
+    proven = envtraps.prove(traps, out)
+    victim_head = git(victim, "rev-parse", "HEAD").strip()
+    log = tmp / "env-git-calls.log"
+    wrapper = envtraps.logging_git(tmp / "env-bin", log, traps)
+    used, broke = [], []
+    with envtraps.trapped(traps, wrapper):
+        try:
+            used, _ = exercise(root)
+        except Exception as exc:  # noqa: BLE001 - a trap that breaks a feature is a trap that reached git
+            broke.append(f"a feature broke: {str(exc)[:120]}")
+    return len(traps), len(proven), envtraps.sprung(out, victim, victim_head, log, traps) + broke, used
+
+
 def measure() -> tuple[dict[str, int], list[str]]:
     """Arm, prove, exercise, count."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,11 +255,20 @@ def measure() -> tuple[dict[str, int], list[str]]:
             p.unlink()
         used, commits = exercise(root)
         runs, fired = canary_runs(canaries)
+        partial = [partial_clone(tmp_path, v) for v in PARTIAL_CLONE_VARIANTS]
+        env_traps, env_proven, leaks, env_used = env_case(tmp_path)
     figures = {"traps": traps, "traps_proven": len(names), "features": len(used), "commits": commits,
-               "canary_runs": runs}
+               "partial_clones": len(partial), "partial_clones_proven": sum(p[0] for p in partial),
+               "partial_clone_commits_refused": sum(p[2] for p in partial),
+               "env_traps": env_traps, "env_traps_proven": env_proven, "env_features": len(env_used),
+               "env_leaks": len(leaks), "canary_runs": runs + sum(p[1] for p in partial) + len(leaks)}
     details = [f"proven by plain git: {', '.join(names)}", f"features: {', '.join(used)}"]
     if fired:
         details.append(f"fired by reviewer: {', '.join(fired)}")
+    details += [f"partial clone {v}: proven {p[0]}, canary {p[1]}, refused {p[2]}; {'; '.join(p[3])}"
+                for v, p in zip(PARTIAL_CLONE_VARIANTS, partial)]
+    if leaks:
+        details.append(f"environment traps that reached git through reviewer: {', '.join(leaks)}")
     return figures, details
 
 
@@ -205,7 +287,8 @@ def main() -> int:
         for k, v in figures.items():
             print(f"{k:>12}: {v}")
         print(f"{'seconds':>12}: {time.monotonic() - started:.1f}")
-    return 0 if figures["canary_runs"] == 0 and figures["traps_proven"] > 0 else 1
+    proven = figures["traps_proven"] > 0 and figures["partial_clones_proven"] == figures["partial_clones"]
+    return 0 if figures["canary_runs"] == 0 and proven else 1
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ Labels added or changed outside (a ``git pull``, another instance) are kept. A d
 this session that the outside change removed, or replaced by an older label (``git checkout``
 of an older file, ``git stash``), is written back (at the next save, or within 5 s by the app's
 watch) and the app says so. A file left with conflict markers is never written over.
+
+Every case runs twice: with a small labels file (rewritten whole at each save) and as a big one
+(decisions appended to its journal, ``mode`` ``journal``).
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from scriptload import load_script
 
+import reviewer.store.labeljournal as jr
 from reviewer.model.label import Verdict
-from reviewer.store.labelfile import parse_labels
+from reviewer.store.labelread import clear_cache, read_labels_file
 from reviewer.store.labeller import Labeller, utc_now
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
@@ -33,9 +38,19 @@ F1, F2 = f"{RUN}#heldout:TestToRoman", f"{RUN}#heldout:TestRoundTrip"
 LABELS = "sessions/s1/labels/alice.toml"
 
 
+@pytest.fixture(params=["toml", "journal"], autouse=True)
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Small labels files (rewritten whole) or big ones (decisions in the journal)."""
+    if request.param == "journal":
+        monkeypatch.setattr(jr, "JOURNAL_FROM", 0)
+    clear_cache()
+    return str(request.param)
+
+
 def verdicts(path: Path, reviewer: str = "alice") -> dict[str, str]:
-    """failure id -> verdict in a labels file of session s1."""
-    parsed = parse_labels(path.read_bytes(), "s1", reviewer)
+    """failure id -> verdict in a labels file of session s1 (its journal applied, as the store reads it)."""
+    clear_cache()
+    parsed = read_labels_file(path, "s1", reviewer)
     return {f"s1/{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()}
 
 
@@ -76,8 +91,9 @@ def titles(app) -> list[str]:  # type: ignore[no-untyped-def]
     return [str(n.title) for n in app.notes]
 
 
-def test_two_processes_interleaved_lose_no_label() -> None:
-    figures = load_script(Path(__file__).with_name("concurrent_labelling.py")).measure(rounds=2, seed=3)
+def test_two_processes_interleaved_lose_no_label(mode: str) -> None:
+    script = load_script(Path(__file__).with_name("concurrent_labelling.py"))
+    figures = script.measure(rounds=2, seed=3, journal=mode == "journal")
     assert figures["acknowledged"] == 80 and figures["interleavings"] > 0  # 40 failures a round
     assert (figures["lost"], figures["corrupt_files"]) == (0, 0)
 
@@ -92,7 +108,7 @@ def test_a_later_label_from_another_instance_wins_over_this_sessions_older_one(f
     assert first.resync() == (["s1"], [])
     assert first.get("s1", "r1", "heldout:TestToRoman").verdict is Verdict.CAPABILITY  # type: ignore[union-attr]
     assert first.take_restored() == []
-    assert "capability" in (folder / "s1" / "labels" / "alice.toml").read_text()
+    assert verdicts(folder / "s1" / "labels" / "alice.toml") == {fid: "capability"}
 
 
 @sync
@@ -129,12 +145,16 @@ async def test_git_checkout_of_an_older_labels_file_gets_this_sessions_decisions
     repo = root.parent
     headless(root, "alice", F1, Verdict.CAPABILITY, clock="2020-01-01T00:00:00Z")
     commit_all(repo, "an older labels file")
+    journal = jr.JOURNAL_FROM == 0
     app = make_app(root, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await label(app, pilot, F1, "s")
         await label(app, pilot, F2, "c")
         git(repo, "checkout", "--", LABELS)
+        if journal:  # the decisions are in the journal, which the checkout left alone: nothing was lost
+            assert verdicts(repo / LABELS) == {F1: "specification", F2: "capability"}
+            (repo / LABELS).with_suffix(".journal").unlink()  # now lose them (a git clean, a stash -u)
         assert verdicts(repo / LABELS) == {F1: "capability"}
         app.watch_labels()  # the app's 5 s watch
         await settle(app, pilot)
@@ -142,6 +162,8 @@ async def test_git_checkout_of_an_older_labels_file_gets_this_sessions_decisions
         written_back = [n for n in app.notes if n.title == "Labels written back"]
         assert len(written_back) == 1 and F1 in str(written_back[0].message) and F2 in str(written_back[0].message)
         git(repo, "checkout", "--", LABELS)
+        if journal:
+            (repo / LABELS).with_suffix(".journal").unlink(missing_ok=True)
         await label(app, pilot, F2, "space")  # the next save writes them back too
         assert verdicts(repo / LABELS) == {F1: "specification", F2: "deferred"}
         assert len([n for n in app.notes if n.title == "Labels written back"]) == 2
