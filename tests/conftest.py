@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from sessionkit import small_folder
 
 REPO = Path(__file__).resolve().parent.parent

@@ -30,7 +30,9 @@ def test_failures_json_lists_every_failure_of_the_bundled_corpus() -> None:
 
 def test_failures_filters_and_text_table(folder: Path) -> None:
     assert cli("label", str(folder), "--failure", F2, "--verdict", "capability", "--reviewer", "alice").returncode == 0
-    ids = lambda *extra: [r["id"] for r in json.loads(cli("failures", str(folder), "--json", "--reviewer", "alice", *extra).stdout)]
+    def ids(*extra: str) -> list[str]:
+        return [r["id"] for r in json.loads(cli("failures", str(folder), "--json", "--reviewer", "alice", *extra).stdout)]
+
     assert ids() == [F1, F2, F3]
     assert ids("--unlabelled") == [F1, F3]
     assert ids("--session", "s2") == [F2, F3] and ids("--task", "conn*") == [F2, F3]

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reviewer.ui.keytable import current, generated, key_text, keys_cell
 from reviewer.ui.bindings import LOCAL_TABLES, TABLE
+from reviewer.ui.keytable import current, generated, key_text, keys_cell
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,8 +39,10 @@ def test_key_names_read_as_typed() -> None:
 def test_check_fails_on_a_stale_readme(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
     readme.write_text((REPO / "README.md").read_text(encoding="utf-8").replace("| next-failure |", "| next-fail |"))
-    run = lambda *a: subprocess.run([sys.executable, "-m", "reviewer.ui.keytable", *a], capture_output=True,
-                                    text=True, check=False, cwd=REPO)
+    def run(*a: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "reviewer.ui.keytable", *a], capture_output=True,
+                              text=True, check=False, cwd=REPO)
+
     assert run("--check", str(readme)).returncode == 1
     assert run("--write", str(readme)).returncode == 0
     assert run("--check", str(readme)).returncode == 0

@@ -74,7 +74,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """reviewer stats."""
     from reviewer.analysis.facts import collect
     from reviewer.analysis.stats import compute_stats, render_stats, stats_json
-
     from reviewer.rescore.tally import render_tally, tally, tally_json
 
     scope = resolve_scope("stats", args)

@@ -13,10 +13,10 @@ import tomli_w
 
 from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
-from reviewer.store.labeller import Labeller
 from reviewer.store.index_files import file_key, paused_gc
 from reviewer.store.labelfile import LABEL_FILE_CAP
 from reviewer.store.labeljournal import journal_path
+from reviewer.store.labeller import Labeller
 from reviewer.store.labelread import describe, read_labels_file
 from reviewer.store.labels import OtherFile, label_dirs
 from reviewer.store.sessions import SessionStore

@@ -8,7 +8,6 @@ The screens get these as callables from the app, so no screen reads the folder i
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from reviewer.model import split_failure_id

@@ -10,8 +10,8 @@ from typing import Mapping
 from reviewer.model import LoadError, Run
 from reviewer.model.sanitize import one_line
 from reviewer.review.listing import RunList
-from reviewer.review.rows import RunFilter
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.rows import RunFilter
 from reviewer.store.identity import Identity, NameQuestion, name_question
 from reviewer.store.labeller import Labeller
 from reviewer.store.protocol import Store

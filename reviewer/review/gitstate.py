@@ -10,8 +10,8 @@ runs it and leaves git off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell

@@ -11,27 +11,34 @@ through it, so they can never disagree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import replace
-from typing import Callable
-
+from typing import TYPE_CHECKING, Callable
 
 from reviewer.model import Failure, Run
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.analyses import Analyses
 from reviewer.review.decisions import Decisions
-from reviewer.review.gitstate import GitState
 from reviewer.review.folder import Folder
+from reviewer.review.gitstate import GitState
 from reviewer.review.outcome import NOTHING, Outcome, Part, Work, doing, tell
 from reviewer.review.reviewers import Reviewers
-from reviewer.review.team import Team
-from reviewer.review.status import Totals, status_parts
 from reviewer.review.selection import (
-    End, Move, NeedsCounting, Selection, Target, at_turn, select_failure, step_attempt, step_file, step_run,
-    step_turn, turn_for_attempt,
+    End,
+    Move,
+    NeedsCounting,
+    Selection,
+    Target,
+    at_turn,
+    select_failure,
+    step_attempt,
+    step_file,
+    step_run,
+    step_turn,
+    turn_for_attempt,
 )
+from reviewer.review.status import Totals, status_parts
+from reviewer.review.team import Team
 from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking
 from reviewer.review.walks import Place

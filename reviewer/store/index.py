@@ -43,16 +43,16 @@ from pathlib import Path
 from typing import Iterator
 
 from reviewer.model import Check, Run
-from reviewer.model.run import LAZY_FIELDS, LazyRun
 from reviewer.model.label import Label
+from reviewer.model.run import LAZY_FIELDS, LazyRun
 from reviewer.store.index_codec import (
     BadEntry,
+    decode_body,
     decode_failing,
     decode_hashes,
+    decode_head,
     decode_key,
     decode_keyed,
-    decode_body,
-    decode_head,
     decode_labels,
     dumps,
     encode_body,

@@ -147,7 +147,7 @@ def decode_hashes(raw: Any) -> dict[str, str]:
     """Evidence fingerprints by check id."""
     if type(raw) is not dict:
         raise BadEntry("fingerprints are not a table")
-    for k, v in raw.items():
+    for v in raw.values():
         if type(v) is not str or not v.startswith("sha256:") or len(v) > 80:
             raise BadEntry("bad fingerprint")
     return raw

@@ -21,8 +21,20 @@ from reviewer.store import labelread
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.index_files import stat_key
 from reviewer.store.labelcodec import Entry, Key, Parsed, label_from_table, labels_to_bytes, parse_labels
-from reviewer.store.labelown import (LABEL_FILE_CAP, LabelsUnsafe, apply_entries, effective, index_runs, labels_of_run, now,
-                                     pending_label, pending_note, read_own_toml, restore_mine, touch)
+from reviewer.store.labelown import (
+    LABEL_FILE_CAP,
+    LabelsUnsafe,
+    apply_entries,
+    effective,
+    index_runs,
+    labels_of_run,
+    now,
+    pending_label,
+    pending_note,
+    read_own_toml,
+    restore_mine,
+    touch,
+)
 from reviewer.store.nofollow import LinkOnPath, check_dir, make_folder
 
 if TYPE_CHECKING:

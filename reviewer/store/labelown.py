@@ -7,7 +7,6 @@ keeping the file and the memory in step.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -179,8 +178,3 @@ def restore_mine(mine: dict[Key, Label | None], pending: list[tuple[Key, Entry]]
             disk[key] = lab
             restored.append(key)
     return restored
-
-
-def file_digest(path: Path) -> str:
-    """sha256 of a file's bytes (for tests and diagnostics)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()

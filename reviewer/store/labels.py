@@ -215,15 +215,6 @@ class LabelStore:
         """Every label of this reviewer in the sessions loaded so far."""
         return [lab for lf in self.files.values() for lab in lf.view().values()]
 
-    def refresh_changed(self) -> list[str]:
-        """Re-read files changed on disk by someone else; returns the sessions re-read."""
-        changed = []
-        for s, lf in self.files.items():
-            if lf.changed_on_disk():
-                lf.refresh()
-                changed.append(s)
-        return changed
-
 
 def label_dirs(root: Path, sessions: list[str], refused: list[tuple[Path, str]] | None = None) -> list[tuple[str, Path]]:
     """Every labels folder of the sessions, in the folder and in the per-user fallback.

@@ -25,17 +25,23 @@ from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Target
 from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
-from reviewer.ui.theming import theme_variable_defaults
 from reviewer.ui import messages as m
 from reviewer.ui import workers as w
-from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.acted import Acted
+from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
-from reviewer.ui.theming import CODE_BACKGROUND, DISMISS_ID, ThemeCommands, Themes, startup_warning
+from reviewer.ui.theming import (
+    CODE_BACKGROUND,
+    DISMISS_ID,
+    ThemeCommands,
+    Themes,
+    startup_warning,
+    theme_variable_defaults,
+)
 from reviewer.ui.widgets.warning_bar import WarningBar
 
 SAVE_RETRY_SECONDS = 5.0

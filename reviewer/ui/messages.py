@@ -11,15 +11,14 @@ from typing import TYPE_CHECKING, Mapping
 
 from textual.message import Message
 
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
-from reviewer.review.session import ReviewSession
-
 from reviewer.model import LoadError, Run
 from reviewer.review.folder import Scan
 from reviewer.review.listing import Tally
+from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.rows import Rows
 from reviewer.review.selection import Move, Selection
+from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.store.gitcommit import CommitResult
 from reviewer.store.gitrepo import RepoInfo, RunCommit

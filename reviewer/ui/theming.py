@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.highlight import HighlightTheme
 from textual.theme import Theme
 
+from reviewer.model.sanitize import one_line
 from reviewer.store.config import save_theme_choice
 from reviewer.store.themes import (
     BUILT_IN,
@@ -32,7 +33,6 @@ from reviewer.store.themes import (
     load_themes,
     token_names,
 )
-from reviewer.model.sanitize import one_line
 from reviewer.ui.widgets.warning_bar import BarWarning
 
 CODE_BACKGROUND = "code-background"

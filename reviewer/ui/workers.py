@@ -16,10 +16,10 @@ from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.worker import get_current_worker
 
+from reviewer.review.gitstate import commit_mine
 from reviewer.review.listing import ListRequest, tally
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
 from reviewer.review.selection import Selection
-from reviewer.review.gitstate import commit_mine
 from reviewer.review.session import ReviewSession
 from reviewer.store.gitrepo import GitUnsafe, provenance, repo_info
 from reviewer.store.labeller import UnknownFailure

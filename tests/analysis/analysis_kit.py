@@ -6,12 +6,12 @@ import tomllib
 from pathlib import Path
 
 import tomli_w
+from sessionkit import RunSpec, write_session
 
 from reviewer.model.label import Verdict
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
-from sessionkit import RunSpec, write_session
 
 CLOCK = "2026-11-29T12:00:00Z"
 

@@ -14,6 +14,8 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
 from analysis_kit import fail  # noqa: E402
+from sessionkit import RunSpec, write_session  # noqa: E402
+
 from reviewer.analysis.clusters import find_clusters  # noqa: E402
 from reviewer.analysis.evidence import evidence_for  # noqa: E402
 from reviewer.analysis.facts import collect  # noqa: E402
@@ -22,7 +24,6 @@ from reviewer.model.label import Verdict  # noqa: E402
 from reviewer.store.labeller import Labeller  # noqa: E402
 from reviewer.store.labels import LabelStore  # noqa: E402
 from reviewer.store.sessions import SessionStore  # noqa: E402
-from sessionkit import RunSpec, write_session  # noqa: E402
 
 MESSAGES = [
     "E       AssertionError: assert 'true' == 'yes'\nE         - yes\nE         + true",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis_kit import fail, label, labeller
+from sessionkit import RunSpec, write_session
+
 from reviewer.analysis.clusters import (
     apply_cluster_label,
     clusters_of,
@@ -16,7 +18,6 @@ from reviewer.analysis.clusters import (
 from reviewer.analysis.facts import collect
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore
-from sessionkit import RunSpec, write_session
 
 WALK = "E       AssertionError: no walk read from path=: {}"
 

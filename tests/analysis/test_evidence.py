@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analysis_kit import add_grader_source, fail
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sessionkit import RunSpec, write_session
 
-from analysis_kit import add_grader_source, fail
 from reviewer.analysis.brief import Stated
 from reviewer.analysis.demands import Context, DemandKind
 from reviewer.analysis.evidence import Source, analyse, evidence_for
 from reviewer.analysis.report import render_evidence
 from reviewer.store.sessions import SessionStore
-from sessionkit import RunSpec, write_session
 
 BRIEF = """# connected
 

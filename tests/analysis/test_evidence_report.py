@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from analysis_kit import label
 
 from reviewer.analysis.code import CodeFile, defines, prints_key, writes_literal
 from reviewer.analysis.evidence import analyse, evidence_for
@@ -16,7 +17,6 @@ from reviewer.analysis.report import evidence_report, render_evidence
 from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore
-from analysis_kit import label
 
 REPO = Path(__file__).resolve().parents[2]
 CONNECTED = "oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_triangle_is_connected"

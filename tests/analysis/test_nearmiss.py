@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewer.analysis.nearmiss import near_miss, near_misses_in
-from reviewer.analysis.notation import NULL_WORDS, TRUE_WORDS, FALSE_WORDS
+from reviewer.analysis.notation import FALSE_WORDS, NULL_WORDS, TRUE_WORDS
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from analysis_kit import label
+
 from reviewer.analysis.facts import collect
 from reviewer.analysis.score import BadPredictions, parse_predictions, render_score, score_predictions
 from reviewer.cli import main

@@ -160,7 +160,7 @@ async def press_keys(app: Any, presses: int) -> list[float]:
         start = time.perf_counter()
         app.post_message(events.Key("j", "j"))
         try:
-            done = await until(lambda: app.session.selection != before and ready(app), 10)
+            done = await until(lambda before=before: app.session.selection != before and ready(app), 10)
         except TimeoutError:  # the last failure of the folder: start again from the first
             app.follow(Target(first.run_key, first.failure_id))
             await until(lambda: ready(app) and app.session.selection.failure_id == first.failure_id, 30)

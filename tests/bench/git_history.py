@@ -32,11 +32,12 @@ import tomli_w
 HERE = Path(__file__).resolve()
 sys.path[:0] = [str(HERE.parents[2]), str(HERE.parents[1])]
 
+from sessionkit import RunSpec, write_session  # noqa: E402
+
 from reviewer.model.label import Label, Verdict  # noqa: E402
 from reviewer.store.githistory import clear_history_cache, label_history  # noqa: E402
 from reviewer.store.gitrepo import provenance, repo_info  # noqa: E402
 from reviewer.store.labelfile import labels_to_bytes  # noqa: E402
-from sessionkit import RunSpec, write_session  # noqa: E402
 
 REVIEWERS = ("alice", "bob", "carol")
 TARGET = ("run000", "heldout:T00")

@@ -162,7 +162,7 @@ async def app_decisions(root: Path, count: int) -> tuple[list[float], list[float
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         assert watcher.stdin is not None and watcher.stdout is not None
         try:
-            for n in range(count):
+            for _ in range(count):
                 watcher.stdin.write(b"watch\n")
                 await watcher.stdin.drain()
                 assert (await watcher.stdout.readline()).strip() == b"armed"

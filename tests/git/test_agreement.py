@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from gitkit import many_failures
+
 from reviewer.cli import main
 from reviewer.model.label import Label, Verdict
 from reviewer.store.agreement import agreement, disagreements, pairwise, read_label_set, visible_others

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from gitkit import changed_files, cli, commit_all, git, sessions_repo
+
 from reviewer.model.label import Verdict
 from reviewer.store.adjudication import adjudicate
 from reviewer.store.gitcommit import commit_labels

@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from gitkit import commit_all, git, init_repo, sessions_repo
+from sessionkit import RunSpec, small_folder, write_session
+
 from reviewer.model.label import DEFAULT_TAGS, Verdict
 from reviewer.store.githistory import Target, label_history, log_labels, parse_log
 from reviewer.store.gitrepo import open_repo, provenance, repo_info
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
-from sessionkit import RunSpec, small_folder, write_session
 
 F1 = "s1/r1#heldout:TestToRoman"
 F3 = "s2/r3#heldout:test_trail"

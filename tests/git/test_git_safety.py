@@ -14,8 +14,9 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from gitkit import changed_files, cli, git, sessions_repo
+from sessionkit import small_folder
+
 from reviewer.model.label import Verdict
 from reviewer.store.gitcommit import commit_labels
 from reviewer.store.githistory import label_history
@@ -23,7 +24,6 @@ from reviewer.store.gitrepo import GitError, GitUnsafe, provenance, repo_info
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
-from sessionkit import small_folder
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"

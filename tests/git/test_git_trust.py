@@ -6,8 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
-
 from gitkit import commit_all, git, init_repo, sessions_repo
+from sessionkit import small_folder
+
 from reviewer.model.label import Verdict
 from reviewer.store.gitcommit import commit_reviewer
 from reviewer.store.gitenv import KEPT, safe_git_env
@@ -15,7 +16,6 @@ from reviewer.store.gitrepo import GitReadOnly, open_repo, repo_info
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
-from sessionkit import small_folder
 
 F1 = "s1/r1#heldout:TestToRoman"
 

@@ -43,7 +43,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from censuskit import (  # noqa: E402
-    MARKER, REVIEWER, Figures, Payload, cell_leaks, first_failure, label_digest, payloads, write_census_folder,
+    MARKER,
+    REVIEWER,
+    Figures,
+    Payload,
+    cell_leaks,
+    first_failure,
+    label_digest,
+    payloads,
+    write_census_folder,
 )
 from censusterm import SIZE, terminal_pass, title_pass  # noqa: E402
 

@@ -20,8 +20,8 @@ from scriptload import load_script
 
 import reviewer.store.labeljournal as jr
 from reviewer.model.label import Verdict
-from reviewer.store.labelread import clear_cache, read_labels_file
 from reviewer.store.labeller import Labeller, utc_now
+from reviewer.store.labelread import clear_cache, read_labels_file
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.store.paths import bundled_sessions
 from scriptload import load_script
+
+from reviewer.store.paths import bundled_sessions
 
 
 def test_damaged_corpus_copies_are_always_reported() -> None:

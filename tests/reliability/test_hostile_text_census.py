@@ -10,12 +10,11 @@ import asyncio
 import base64
 from pathlib import Path
 
+from censuskit import terminal_leaks
 from scriptload import load_script
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widgets import Static
-
-from censuskit import terminal_leaks
 
 census = load_script(Path(__file__).with_name("hostile_text_census.py"))
 

@@ -16,17 +16,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from faultkit import FAULTS, NEEDS_MOUNT, Fault, ReplacedByDirectory, ReplacedBySymlink, mount_permitted
+from sessionkit import RunSpec, write_session
 
 import reviewer.store.labeljournal as jr
-from faultkit import FAULTS, NEEDS_MOUNT, Fault, ReplacedByDirectory, ReplacedBySymlink, mount_permitted
 from reviewer.model.label import Verdict
 from reviewer.store.atomic import TEMP_MARK
 from reviewer.store.labelcodec import labels_to_bytes
-from reviewer.store.labelread import clear_cache, read_labels_file
 from reviewer.store.labeller import Labeller, SaveFailed
+from reviewer.store.labelread import clear_cache, read_labels_file
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
-from sessionkit import RunSpec, write_session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 from uihelp import make_app, press, settle, sync  # noqa: E402

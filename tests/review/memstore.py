@@ -9,7 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, Failure, GraderRecord, LoadError, Run, Turn, check_id
+from reviewer.model import (
+    Attempt,
+    AttemptFile,
+    Check,
+    CheckStatus,
+    Failure,
+    GraderRecord,
+    LoadError,
+    Run,
+    Turn,
+    check_id,
+)
 from reviewer.store.loader import Corpus
 from reviewer.store.safe_fs import TextBlob
 from reviewer.store.sessions import LRU, Changes, GraderChecks, Transcript

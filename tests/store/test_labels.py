@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from reviewer.model.label import Verdict, reviewer_file_stem
-from reviewer.store.labeller import Labeller, SaveFailed
 from reviewer.store.labelfile import parse_labels
+from reviewer.store.labeller import Labeller, SaveFailed
 from reviewer.store.labels import LabelStore, read_all_labels
 from reviewer.store.sessions import SessionStore
 

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from sessionkit import RunSpec, write_session
 
 from reviewer.store.loader import scan
 from reviewer.store.sessions import SessionStore
 from reviewer.store.validate import validate
-from sessionkit import RunSpec, write_session
 
 
 def test_scan_reads_sessions_runs_and_recorded_checks(folder: Path) -> None:

@@ -9,8 +9,8 @@ background. The printed table is for people tuning a theme.
 from __future__ import annotations
 
 import pytest
-
 from colourvision import KINDS, contrast, delta_e, lab, linear, seen
+
 from reviewer.store.themes import load_themes
 
 MIN_DELTA_E = 20.0

@@ -13,7 +13,13 @@ from textual.theme import Theme
 from textual.widgets import Static
 
 from reviewer.store.themes import COLOR_KEYS, DEFAULT_THEME, load_themes, shipped_themes_dir
-from reviewer.ui.theming import code_background, highlight_styles, pygments_style, theme_variable_defaults, to_textual_kwargs
+from reviewer.ui.theming import (
+    code_background,
+    highlight_styles,
+    pygments_style,
+    theme_variable_defaults,
+    to_textual_kwargs,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(p.stem for p in (REPO / "themes").glob("*.toml"))

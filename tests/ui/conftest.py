@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from uikit import basic_folder, big_folder, hostile_folder
 
 

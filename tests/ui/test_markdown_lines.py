@@ -11,8 +11,8 @@ from textual.content import Content
 from uihelp import make_app, press, settle, sync
 
 from reviewer.ui.render.markdown import markdown_lines
-from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.render.wrap import fold
+from reviewer.ui.widgets.brief import BriefPane
 
 DOC = """# Roman numerals
 

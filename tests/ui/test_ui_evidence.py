@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 from rich.text import Text
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE, HOSTILE_SHOWN, Spec, write_session
 
 from reviewer.cli import main
+from reviewer.model.label import Verdict
 from reviewer.store.config import Settings
-from reviewer.store.labeller import Labeller
 from reviewer.store.labelfile import parse_labels
+from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
-from reviewer.model.label import Verdict
 from reviewer.ui.screens.clusters import ClustersScreen
 from reviewer.ui.screens.confirm import ConfirmScreen
 from reviewer.ui.screens.stats import StatsScreen

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from textual.binding import Binding
-from uihelp import warning_bar, make_app, press, settle, sync
+from uihelp import make_app, press, settle, sync, warning_bar
 
 from reviewer.store.config import load_settings
 from reviewer.ui.bindings import DEFAULT_KEYS, TABLE

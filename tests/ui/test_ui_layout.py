@@ -7,7 +7,6 @@ from pathlib import Path
 from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 
-from reviewer.ui.widgets.workspace import pane_of
 from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
 from reviewer.ui.screens.annotate import NoteScreen
 from reviewer.ui.screens.errors import ErrorsScreen
@@ -17,6 +16,7 @@ from reviewer.ui.widgets.code import CodePane
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.text_view import TextView
+from reviewer.ui.widgets.workspace import pane_of
 
 TITLES = {"brief": "Brief", "code": "Code", "grader": "Grader", "transcript": "Transcript"}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from uihelp import make_app, press, settle, sync
 from textual.widgets import Static
+from uihelp import make_app, press, settle, sync
 
 from reviewer.ui.widgets.code import CodePane
 from reviewer.ui.widgets.grader import GraderPane

@@ -11,13 +11,13 @@ from typing import Any
 
 from pygments.lexers import get_lexer_by_name
 from textual.color import Color
-from uihelp import warning_bar, make_app, press, settle, sync
+from uihelp import make_app, press, settle, sync, warning_bar
 
 from reviewer.store.config import load_settings
 from reviewer.store.labelfile import parse_labels
-from reviewer.ui.theming import code_background, highlight_styles
 from reviewer.ui.app import ReviewApp
 from reviewer.ui.bindings import DEFAULT_KEYS
+from reviewer.ui.theming import code_background, highlight_styles
 from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.warning_bar import WarningBar
 

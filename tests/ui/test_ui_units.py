@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reviewer.ui.bindings import BINDINGS, BY_ID, DEFAULT_KEYS, LABELLING_IDS
 from reviewer.model.sanitize import one_line
+from reviewer.ui.bindings import BINDINGS, BY_ID, DEFAULT_KEYS, LABELLING_IDS
 from reviewer.ui.render.lines import LazyLines, ansi_lines, code_lines, diff_lines, language_for, plain_lines
 
 

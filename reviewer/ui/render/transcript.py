@@ -6,9 +6,8 @@ as plain text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from textual.content import Content

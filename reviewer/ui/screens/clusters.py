@@ -9,7 +9,6 @@ Clusters are found in a worker; every recorded string enters the table as ``Text
 
 from __future__ import annotations
 
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,11 +21,11 @@ from textual.worker import get_current_worker
 
 from reviewer.analysis.bars import bar
 from reviewer.analysis.clusters import Cluster, ClusterPlan
+from reviewer.model.label import Verdict
+from reviewer.model.sanitize import one_line
 from reviewer.review.session import ReviewSession
 from reviewer.ui.acted import Acted
-from reviewer.model.label import Verdict
 from reviewer.ui.bindings import CLUSTER_BINDINGS
-from reviewer.model.sanitize import one_line
 from reviewer.ui.screens.confirm import ConfirmScreen
 
 COLUMNS = ("spread", "task", "models", "failures", "labelled", "by", "check or message")

@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.worker import get_current_worker
 
-from reviewer.ui.bindings import STATS_BINDINGS
 from reviewer.model.sanitize import one_line
+from reviewer.ui.bindings import STATS_BINDINGS
 from reviewer.ui.widgets.text_view import TextView
 
 SPEC_BAR = re.compile(r"[█▏▎▍▌▋▊▉]+")

@@ -10,8 +10,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static, Tab, Tabs
 
-from reviewer.ui.bindings import FIND_BINDINGS, SEARCH_BINDINGS
 from reviewer.model.sanitize import one_line
+from reviewer.ui.bindings import FIND_BINDINGS, SEARCH_BINDINGS
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.text_view import TextView
 

@@ -17,8 +17,8 @@ from typing import Callable, Iterable
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import ActiveBinding, Binding
 from textual.app import App
+from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 from textual.widget import Widget
 

@@ -19,8 +19,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widget import Widget
 from textual.style import Style as VisualStyle
+from textual.widget import Widget
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
 from reviewer.ui.render.lines import plain_texts

@@ -7,11 +7,11 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
+from reviewer.model.sanitize import one_line
 from reviewer.review.view import FailureView
 from reviewer.ui.render.badges import Piece
 from reviewer.ui.render.banners import HIDDEN_BANNER
 from reviewer.ui.render.transcript import NUDGE_STYLE, TranscriptLines
-from reviewer.model.sanitize import one_line
 from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.text_view import TextView
 
