@@ -22,7 +22,7 @@ from reviewer.analysis.scan import Cancel, poll
 from reviewer.model import Failure, Run
 from reviewer.model.check import Check, check_id
 from reviewer.model.sanitize import plain
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 if TYPE_CHECKING:
     from reviewer.analysis.evidence import Evidence
@@ -118,7 +118,7 @@ def looked_at(check: Check, keys: tuple[str, ...]) -> str:
     return " ".join(shown)
 
 
-def find_check(store: SessionStore, run: Run, grader: str, key: str) -> Check | None:
+def find_check(store: Store, run: Run, grader: str, key: str) -> Check | None:
     """A run's check of that grader and key, or None."""
     for gc in store.grader_checks(run):
         if gc.grader == grader:
@@ -134,7 +134,7 @@ def cap(text: str) -> str:
     return one if len(one) <= SHOWN else one[: SHOWN - 1] + "\u2026"
 
 
-def across(store: SessionStore, run: Run, failure: Failure, ev: Evidence | None = None, cancel: Cancel | None = None) -> Across:
+def across(store: Store, run: Run, failure: Failure, ev: Evidence | None = None, cancel: Cancel | None = None) -> Across:
     """The same check across every run of the task with a grader of the same name."""
     from reviewer.analysis.evidence import evidence_for
 
@@ -196,7 +196,7 @@ class Matrix:
         return failing, len(statuses), labels.count("specification"), labels.count("capability")
 
 
-def task_matrix(store: SessionStore, task: str, verdicts: Mapping[str, str] | None = None, cancel: Cancel | None = None) -> Matrix:
+def task_matrix(store: Store, task: str, verdicts: Mapping[str, str] | None = None, cancel: Cancel | None = None) -> Matrix:
     """The task x model matrix; ``verdicts`` maps failure ids to decided verdicts."""
     verdicts = verdicts or {}
     checks: list[str] = []
@@ -217,6 +217,6 @@ def task_matrix(store: SessionStore, task: str, verdicts: Mapping[str, str] | No
     return Matrix(task, tuple(checks), tuple((r.key, r.model) for r in runs[:MAX_ROWS]), cells, labels)
 
 
-def tasks(store: SessionStore) -> list[str]:
+def tasks(store: Store) -> list[str]:
     """Every task of the folder, sorted."""
     return sorted({r.task for r in store.runs})

@@ -30,7 +30,7 @@ from reviewer.analysis.scan import Cancel, poll
 from reviewer.analysis.source import case_expected, check_function, source_demands
 from reviewer.analysis.tables import TABLE_VALUES, bound_literals
 from reviewer.model import Failure, Run
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 if TYPE_CHECKING:
     from reviewer.analysis.across import Across
@@ -274,7 +274,7 @@ def pooled_bound(messages: tuple[str, ...]) -> frozenset[str]:
     return frozenset(values) if len(values) >= TABLE_VALUES else frozenset()
 
 
-def code_files(store: SessionStore, run: Run, attempt_number: int) -> tuple[CodeFile, ...]:
+def code_files(store: Store, run: Run, attempt_number: int) -> tuple[CodeFile, ...]:
     """The graded attempt's files, read through the store (unreadable ones skipped)."""
     attempt = run.attempt(attempt_number)
     out = []
@@ -285,7 +285,7 @@ def code_files(store: SessionStore, run: Run, attempt_number: int) -> tuple[Code
     return tuple(out)
 
 
-def evidence_for(store: SessionStore, run: Run, failure: Failure, cancel: Cancel | None = None, with_across: bool = False) -> Evidence:
+def evidence_for(store: Store, run: Run, failure: Failure, cancel: Cancel | None = None, with_across: bool = False) -> Evidence:
     """The evidence of a failure, reading the brief, grader source, graded code and the other
     checks of the grader via the store; with ``with_across`` also the same check across
     models (it reads every run of the task, so the strip leaves it to its own view). Raises :class:`~reviewer.analysis.scan.Cancelled` when ``cancel`` says stop."""

@@ -28,7 +28,7 @@ from reviewer.model.label import Label, Verdict
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.final import final_verdicts
 from reviewer.store.labels import read_all_labels
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 FailureKey = tuple[str, str, str]
 
@@ -125,7 +125,7 @@ class Facts:
 class StaleCheck:
     """Evidence fingerprints of current failures, computed once each."""
 
-    def __init__(self, store: SessionStore, enabled: bool) -> None:
+    def __init__(self, store: Store, enabled: bool) -> None:
         self.store = store
         self.enabled = enabled
         self.cache: dict[str, str] = {}
@@ -139,7 +139,7 @@ class StaleCheck:
         return label.evidence != self.cache[failure.id]
 
 
-def collect(store: SessionStore, check_stale: bool = True, only: str | None = None, count_passes: bool = False) -> Facts:
+def collect(store: Store, check_stale: bool = True, only: str | None = None, count_passes: bool = False) -> Facts:
     """Gather the failures, verdicts and reviewer progress of a scanned store.
 
     ``only``: use this reviewer's own decided labels instead of everyone's final verdicts.
@@ -179,7 +179,7 @@ def collect(store: SessionStore, check_stale: bool = True, only: str | None = No
                  tuple(runs) if count_passes else None)
 
 
-def own_labels(store: SessionStore, sessions: list[str], reviewer: str) -> dict[FailureKey, Label]:
+def own_labels(store: Store, sessions: list[str], reviewer: str) -> dict[FailureKey, Label]:
     """One reviewer's decided labels by failure (the latest where several files hold one)."""
     out: dict[FailureKey, Label] = {}
     for f in read_all_labels(store.root, sessions):
@@ -193,7 +193,7 @@ def own_labels(store: SessionStore, sessions: list[str], reviewer: str) -> dict[
 
 
 def progress(
-    store: SessionStore, sessions: list[str], current: dict[FailureKey, tuple[Run, Failure]], stale: StaleCheck,
+    store: Store, sessions: list[str], current: dict[FailureKey, tuple[Run, Failure]], stale: StaleCheck,
     only: str | None = None,
 ) -> tuple[tuple[ReviewerProgress, ...], tuple[str, ...]]:
     """Per reviewer (or only ``only``): labels on current failures that are decided, deferred, or stale."""

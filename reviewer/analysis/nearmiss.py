@@ -98,7 +98,7 @@ def token_match(e: Token, a: Token, e_raw: str, a_raw: str) -> list[str] | None:
         return notes
     if e.kind == "num" and a.kind == "num" and is_number(e_text) and is_number(a_text):
         places = decimals(e_text)
-        if places and decimals(a_text) > places and round(float(a_text), places) == float(e_text):  # type: ignore[arg-type]
+        if places and decimals(a_text) > places and round(float(a_text), places) == float(e_text):
             return [f"precision: {decimals(a_text)} decimals for {places}"]
     return None
 

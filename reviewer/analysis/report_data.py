@@ -31,7 +31,7 @@ from reviewer.store.agreement import (
     pairwise,
     read_label_set,
 )
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 MAX_DEMANDS = 4
 UNTAGGED = "(no tag)"
@@ -137,7 +137,7 @@ def tag_shares(failures: tuple[FailureFact, ...]) -> tuple[TagShare, ...]:
     return tuple(sorted(rows, key=lambda r: (r.tag == UNTAGGED, -(r.specification + r.capability), r.tag)))
 
 
-def unstated_demands(store: SessionStore, fact: FailureFact) -> tuple[str, ...]:
+def unstated_demands(store: Store, fact: FailureFact) -> tuple[str, ...]:
     """What the check demanded that the brief does not state, in a few words each."""
     run = store.run(fact.run_key)
     if run is None:
@@ -153,7 +153,7 @@ def unstated_demands(store: SessionStore, fact: FailureFact) -> tuple[str, ...]:
     return tuple(out)
 
 
-def spec_failures(store: SessionStore, facts: Facts, rescores: Mapping[FailureKey, str] | None) -> tuple[SpecFailure, ...]:
+def spec_failures(store: Store, facts: Facts, rescores: Mapping[FailureKey, str] | None) -> tuple[SpecFailure, ...]:
     """The failures labelled specification, with their unstated demands."""
     out = []
     for f in facts.failures:
@@ -178,7 +178,7 @@ def agreement_data(root: Path, sessions: list[str]) -> AgreementData:
 
 
 def build_report(
-    store: SessionStore,
+    store: Store,
     scope: Scope,
     predictions: Collection[tuple[str, list[Prediction]]] = (),
     repaired: Collection[FailureKey] | None = None,

@@ -56,14 +56,15 @@ def prediction_from(t: Any, n: int) -> Prediction:
         except ValueError as exc:
             raise BadPredictions(f"prediction {n}: {exc}") from None
     else:
-        session, run, check = t.get("session"), t.get("run"), t.get("check")
-        for name, value in (("session", session), ("run", run), ("check", check)):
+        named = {name: t.get(name) for name in ("session", "run", "check")}
+        for name, value in named.items():
             if not isinstance(value, str) or not value:
                 raise BadPredictions(f"prediction {n} lacks `{name}` (a non-empty string)")
+        session, run, check = str(named["session"]), str(named["run"]), str(named["check"])
     flagged = t.get("flagged")
     if not isinstance(flagged, bool):
         raise BadPredictions(f"prediction {n}: `flagged` must be true or false")
-    return Prediction(session, run, check, flagged)  # type: ignore[arg-type]
+    return Prediction(session, run, check, flagged)
 
 
 def parse_predictions(data: bytes) -> list[Prediction]:

@@ -284,9 +284,9 @@ def case_expected(text: str, index: int, hints: tuple[str, ...] = ()) -> tuple[s
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
             for k, v in zip(node.keys, node.values):
-                if const_str(k) and is_case_table(v):
+                if const_str(k) and v is not None and is_case_table(v):
                     tables.append((const_str(k) or "", v))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and is_case_table(node.value):
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and is_case_table(node.value):
             tables.append(("", node.value))
     named = [t for name, t in tables if name and name in hints]
     chosen = named[0] if len(named) == 1 else tables[0][1] if len(tables) == 1 else None

@@ -19,7 +19,7 @@ from reviewer.store.labeljournal import journal_path
 from reviewer.store.labeller import Labeller
 from reviewer.store.labelread import describe, read_labels_file
 from reviewer.store.labels import OtherFile, label_dirs
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 from reviewer.store.tomlfile import BadToml
 
 FIELDS = (
@@ -72,7 +72,7 @@ def record_for(labeller: Labeller, lab: Label, memo: FailuresByCheck | None = No
     )
 
 
-def read_labels(store: SessionStore, sessions: list[str]) -> list[OtherFile]:
+def read_labels(store: Store, sessions: list[str]) -> list[OtherFile]:
     """Every reviewer's labels file, as ``read_all_labels`` reads them, unchanged files from the index."""
     index = store.index
     out, seen = [], set()

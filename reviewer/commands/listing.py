@@ -8,11 +8,11 @@ from typing import TextIO
 
 from reviewer.model import Run
 from reviewer.model.sanitize import plain_line
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 from reviewer.store.validate import validate
 
 
-def run_row(store: SessionStore, run: Run) -> dict[str, object]:
+def run_row(store: Store, run: Run) -> dict[str, object]:
     """The facts ``list`` shows for one run."""
     checks = [c for gc in store.grader_checks(run) for c in gc.checks]
     brief = store.brief(run)
@@ -32,7 +32,7 @@ def run_row(store: SessionStore, run: Run) -> dict[str, object]:
     }
 
 
-def list_runs(store: SessionStore, as_json: bool, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def list_runs(store: Store, as_json: bool, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Print one row per loaded run; load errors go to stderr; exit 0."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -58,7 +58,7 @@ def safe_cell(value: object) -> str:
     return plain_line(str(value))
 
 
-def check_folder(store: SessionStore, out: TextIO | None = None) -> int:
+def check_folder(store: Store, out: TextIO | None = None) -> int:
     """Print every problem, then a summary; exit 1 when there are problems."""
     out = out or sys.stdout
     problems = validate(store)

@@ -34,6 +34,7 @@ from reviewer.model.repair import (
 from reviewer.model.sanitize import plain
 from reviewer.rescore.engine import Options, Rescore, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
+from reviewer.store.protocol import Store
 from reviewer.store.sessions import SessionStore
 
 EXIT = """exit status:
@@ -56,7 +57,7 @@ class Job:
     failures: list[Failure] = field(default_factory=list)
 
 
-def find_failure(store: SessionStore, failure_id: str) -> tuple[Run, Failure]:
+def find_failure(store: Store, failure_id: str) -> tuple[Run, Failure]:
     """The run and failure of an id; LookupError with a plain reason."""
     try:
         session, run_id, check = split_failure_id(failure_id)
@@ -71,7 +72,7 @@ def find_failure(store: SessionStore, failure_id: str) -> tuple[Run, Failure]:
     raise LookupError(f"run {session}/{run_id} has no failing check {check!r}")
 
 
-def proposed(store: SessionStore, run: Run, failure: Failure) -> tuple[Repair, ...]:
+def proposed(store: Store, run: Run, failure: Failure) -> tuple[Repair, ...]:
     """What the evidence proposes for one failure."""
     from reviewer.analysis.evidence import evidence_for
     from reviewer.analysis.proposals import propose
@@ -99,7 +100,7 @@ def add(jobs: dict[tuple[str, str], Job], run: Run, failure: Failure, repairs: t
             job.repairs.append(r)
 
 
-def plan(store: SessionStore, args: argparse.Namespace, repairs: tuple[Repair, ...],
+def plan(store: Store, args: argparse.Namespace, repairs: tuple[Repair, ...],
          problems: list[str]) -> list[Job]:
     """The jobs the arguments ask for; unknown failures and failures without proposals go to ``problems``."""
     jobs: dict[tuple[str, str], Job] = {}
@@ -174,7 +175,7 @@ class Bar:
             self.stream.flush()
 
 
-def run_jobs(store: SessionStore, jobs: list[Job], options: Options, tool: Tool, workers: int,
+def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, workers: int,
              emit: Callable[[list[Rescore] | None, Job, str], None]) -> None:
     """Run the jobs in parallel; ``emit(results, job, error)`` on the calling thread as each ends."""
     stop = threading.Event()

@@ -135,7 +135,7 @@ class ReviewerServer(Server):
         app.on_shutdown.append(self.close_sockets)
         return app
 
-    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.Response:
         """Our page (no font or script from elsewhere)."""
         size = request.query.get("fontsize", "16")
         page = PAGE.replace("FOLDER", html.escape(self.folder)).replace("FONTSIZE", size if size.isdigit() and len(size) < 3 else "16")

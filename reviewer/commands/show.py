@@ -116,10 +116,10 @@ def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str
             lines.append(f"{SYMBOL[c.status.value]} {plain(gc.grader)}:{plain(c.key)}{here}")
     lines.append("")
     lines.append(f"message:\n{cap_text(plain(failure.check.message)).text}")
-    grader, blob = view.grader, view.output
-    if grader is not None and blob is not None:
+    grader, output = view.grader, view.output
+    if grader is not None and output is not None:
         lines.append(f"\noutput ({plain(grader.command)}, exit {grader.exit_status}):")
-        lines.append(blob.error or cap_text(plain(strip_sgr(blob.text))).text)
+        lines.append(output.error or cap_text(plain(strip_sgr(output.text))).text)
     out.append(section(f"Grader  {plain(failure.grader)}", "\n".join(lines)))
     ev, problem = bounded_evidence(session, failure.id)
     out.append(section("Evidence", render_evidence(ev) if ev is not None else problem + "\n"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from typing import Any
 
 ID_MAX = 100
 SEGMENT_MAX = 120
@@ -117,3 +118,15 @@ def cut(text: str, limit: int, where: str = "") -> tuple[str, bool]:
     more = len(text) - limit
     hint = f"; {where}" if where else ""
     return f"{text[:limit]}\n\u2026[truncated: {more:,} more characters{hint}]", True
+
+
+def table_at(doc: Any, key: str) -> dict[str, Any]:
+    """``doc[key]`` when it is a table, else an empty one (recorded logs hold anything)."""
+    value = doc.get(key) if isinstance(doc, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def list_at(doc: Any, key: str) -> list[Any]:
+    """``doc[key]`` when it is a list, else an empty one."""
+    value = doc.get(key) if isinstance(doc, dict) else None
+    return value if isinstance(value, list) else []

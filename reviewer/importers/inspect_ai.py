@@ -35,7 +35,7 @@ from reviewer.importers.chat import (
     message_turns,
     tool_calls_of,
 )
-from reviewer.importers.ids import as_text, safe_id
+from reviewer.importers.ids import as_text, list_at, safe_id, table_at
 from reviewer.importers.inspect_log import InspectLog, read_inspect_log, reopen
 from reviewer.importers.inspect_scores import scorer_graders
 from reviewer.importers.spec import (
@@ -168,7 +168,7 @@ def attempt_of(sample: dict[str, Any], messages: list[Any]) -> AttemptSpec:
     fence = FENCE.search(reply)
     ext = EXTENSIONS.get(fence.group(1).lower(), "txt") if fence and fence.group(1) else "txt"
     seen = {reply.strip()} | {data.decode("utf-8", "replace").strip() for data in files.values()}
-    scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+    scores = table_at(sample, "scores")
     for name, score in scores.items():
         answer = as_text(score.get("answer")) if isinstance(score, dict) else ""
         if answer.strip() and answer.strip() not in seen:
@@ -222,10 +222,10 @@ def sample_run(sample: dict[str, Any], log: LogInfo, cuts: list[str] | None = No
 
     ``resolved``: the attachment references were already replaced (see ``inspect_log.resolved_text``).
     """
-    attachments = {} if resolved else sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
+    attachments = {} if resolved else table_at(sample, "attachments")
     if attachments:
         sample = {k: (v if k in ("attachments", "events") else resolve(v, attachments)) for k, v in sample.items()}
-    messages = sample.get("messages") if isinstance(sample.get("messages"), list) else []
+    messages = list_at(sample, "messages")
     if not messages and isinstance(sample.get("message_pool"), list):
         messages = sample["message_pool"]
     epoch = sample.get("epoch") if isinstance(sample.get("epoch"), int) else 1
@@ -338,9 +338,9 @@ def import_inspect(paths: list[Path], name: str | None, model: str | None = None
         if not session.name:
             session.name = session_name(log, path)
         if not session.started:
-            stats = log.header.get("stats") if isinstance(log.header.get("stats"), dict) else {}
+            stats = table_at(log.header, "stats")
             session.started = as_text(ev.get("created") or stats.get("started_at"))
-            packages = ev.get("packages") if isinstance(ev.get("packages"), dict) else {}
+            packages = table_at(ev, "packages")
             session.harness_version = as_text(packages.get("inspect_ai"))
         notes.append(" ".join([log_note(log), *log.notes]))
         session.sources.append(log.source)

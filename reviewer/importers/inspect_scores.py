@@ -180,7 +180,7 @@ def sandbox_by_scorer(events: Any) -> tuple[dict[str, list[str]], list[dict[str,
 def scorer_graders(scores: Any, target: Any, events: Any) -> tuple[list[GraderSpec], list[dict[str, Any]]]:
     """One grader per scorer with recorded checks; and the sandbox events outside scorers."""
     inside, outside = sandbox_by_scorer(events)
-    graders = []
+    graders: list[GraderSpec] = []
     if not isinstance(scores, dict):
         return graders, outside
     for name, score in scores.items():

@@ -176,8 +176,8 @@ def run_manifest(run: RunSpec, files: Files, message_cap: int) -> dict[str, Any]
     names = UniqueIds()
     graders = []
     for g in run.graders:
-        attempt = g.attempt if g.attempt is not None else len(attempts)
-        graders.append(grader_table(g, names.claim(grader_name(g.name)), attempt, files, message_cap))
+        graded = g.attempt if g.attempt is not None else len(attempts)
+        graders.append(grader_table(g, names.claim(grader_name(g.name)), graded, files, message_cap))
     if run.turns:
         transcript, full = transcript_bytes(run.turns, len(attempts))
         files["transcript.toml"] = transcript

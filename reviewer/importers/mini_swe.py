@@ -55,10 +55,10 @@ def load_mini(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     elif isinstance(doc, dict):
         if isinstance(doc.get("history"), list) or isinstance(doc.get("attempts"), list):
             raise NotFormat("looks like a SWE-agent trajectory; use the swe-agent format")
-        messages = doc.get("messages")
-        info = doc.get("info", {})
-        if not isinstance(messages, list):
+        if not isinstance(doc.get("messages"), list):
             raise NotFormat("no `messages` list")
+        messages = doc["messages"]
+        info = doc.get("info", {})
     else:
         raise NotFormat("neither a JSON object nor a list of messages")
     if not messages or not all(isinstance(m, dict) and "role" in m for m in messages):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewer.importers.chat import content_text, extras, mark_last, role_of
-from reviewer.importers.ids import as_text, safe_id
+from reviewer.importers.ids import as_text, list_at, safe_id, table_at
 from reviewer.importers.sources import parse_json, read_source
 from reviewer.importers.spec import (
     AttemptSpec,
@@ -119,7 +119,7 @@ def trajectory_turns(steps: list[Any]) -> list[TurnSpec]:
 
 def part_turns(part: dict[str, Any]) -> list[TurnSpec]:
     """Transcript turns of one trajectory (or one retry attempt)."""
-    history = part.get("history") if isinstance(part.get("history"), list) else []
+    history = list_at(part, "history")
     turns = history_turns(history)
     if not any(t.role == "assistant" for t in turns) and isinstance(part.get("trajectory"), list):
         turns += trajectory_turns(part["trajectory"])
@@ -128,7 +128,7 @@ def part_turns(part: dict[str, Any]) -> list[TurnSpec]:
 
 def submission_attempt(part: dict[str, Any]) -> AttemptSpec:
     """An attempt holding the submitted patch (empty when nothing was submitted)."""
-    info = part.get("info") if isinstance(part.get("info"), dict) else {}
+    info = table_at(part, "info")
     patch = as_text(info.get("submission"))
     note = "" if patch.strip() else f"no submission (exit status {as_text(info.get('exit_status')) or 'unknown'})"
     return AttemptSpec({"patch.diff": patch.encode("utf-8", "replace")}, note)
@@ -184,10 +184,10 @@ def instance_ids(path: Path, doc: dict[str, Any], parts: list[dict[str, Any]]) -
 
 def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: str | None) -> RunSpec:
     """One run for one trajectory file."""
-    raw_attempts = doc.get("attempts") if isinstance(doc.get("attempts"), list) else []
+    raw_attempts = list_at(doc, "attempts")
     parts = [a for a in raw_attempts if isinstance(a, dict)] or [doc]
     retry = bool(raw_attempts)
-    info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+    info = table_at(doc, "info")
     best = info.get("best_attempt_idx")
     graded = best + 1 if isinstance(best, int) and 0 <= best < len(parts) else len(parts)
     attempts, turns = [], []
@@ -213,7 +213,7 @@ def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: 
     if retry:
         metadata["best_attempt"] = graded
         metadata["attempt_info"] = [
-            {k: v for k, v in (p.get("info") or {}).items() if k != "submission"} if isinstance(p.get("info"), dict) else {}
+            {k: v for k, v in table_at(p, "info").items() if k != "submission"}
             for p in parts
         ]
     for key, value in doc.items():

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.ids import as_text
+from reviewer.importers.ids import as_text, table_at
 from reviewer.importers.sources import (
     TEXT_CAP,
     LinkRefused,
@@ -147,7 +147,7 @@ class SweBench:
             checks=checks,
             sources=sources,
         )
-        status = entry.get("tests_status") if isinstance(entry.get("tests_status"), dict) else {}
+        status = table_at(entry, "tests_status")
         meta: dict[str, Any] = {k: v for k, v in entry.items() if k != "tests_status"}
         meta.update({f"swebench_{k}": status.get(k) for k in UNGRADED if status.get(k)})
         meta["swebench_folder"] = self.root.name if rel == "." else rel.rpartition("/")[2]

@@ -204,6 +204,8 @@ class LazyRun(Run):
     """
 
     __slots__ = ("_fill", "outputs")
+    outputs: tuple[str, ...]
+    """The grader outputs the run's checks are parsed from (set by :meth:`make`)."""
 
     @classmethod
     def make(cls, session: str, id: str, task: str, model: str, outcome: str, manifest: str,

@@ -34,7 +34,7 @@ from reviewer.rescore.sandbox import (
 )
 from reviewer.rescore.stage import lay_out
 from reviewer.store.evidence import evidence_hash
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 MESSAGE_CAP = 4000
 MISSING = "missing"
@@ -151,7 +151,7 @@ def environment(found: tuple[Found, ...], rerun: Rerun, extra: tuple[tuple[str, 
     return env
 
 
-def one_run(tool: Tool, store: SessionStore, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
+def one_run(tool: Tool, store: Store, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
             found: tuple[Found, ...], limits: Limits, cancel: Callable[[], bool]) -> tuple[Outcome, list[Check]]:
     """Lay out and run the grader once; its outcome and parsed checks."""
     with fresh_staging() as staging:
@@ -193,7 +193,7 @@ def compare(recorded: tuple[Check, ...], before: tuple[Outcome, list[Check]],
     return tuple(out)
 
 
-def recorded_checks(store: SessionStore, run: Run, grader: str) -> tuple[Check, ...]:
+def recorded_checks(store: Store, run: Run, grader: str) -> tuple[Check, ...]:
     """The checks the store derives for ``grader`` (what the failures were read from)."""
     for gc in store.grader_checks(run):
         if gc.grader == grader:
@@ -231,7 +231,7 @@ class Comparison:
         return tuple(c.key for c in self.checks if c.recorded == "pass" and c.before == "pass" and c.after != "pass")
 
 
-def compare_grader(store: SessionStore, run: Run, grader_name: str, repairs: tuple[Repair, ...], *,
+def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...], *,
                    options: Options = Options(), tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
                    progress: Progress = lambda _m, _f: None) -> Comparison:
     """Run ``grader_name`` of ``run`` as recorded and with ``repairs``; compare every check.
@@ -269,7 +269,7 @@ def compare_grader(store: SessionStore, run: Run, grader_name: str, repairs: tup
     return comparison
 
 
-def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tuple[Repair, ...],
+def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...],
                    failures: list[Failure], *, options: Options = Options(), tool: Tool | None = None,
                    cancel: Callable[[], bool] = lambda: False, progress: Progress = lambda _m, _f: None) -> tuple[Rescore, ...]:
     """Re-score ``failures`` (all of ``grader_name`` in ``run``) with ``repairs``: one control run,
@@ -291,7 +291,7 @@ def rescore_grader(store: SessionStore, run: Run, grader_name: str, repairs: tup
     return tuple(results)
 
 
-def rescore(store: SessionStore, run: Run, failure: Failure, repairs: tuple[Repair, ...], *,
+def rescore(store: Store, run: Run, failure: Failure, repairs: tuple[Repair, ...], *,
             options: Options = Options(), cancel: Callable[[], bool] = lambda: False,
             progress: Progress = lambda _m, _f: None) -> Rescore:
     """Re-score one failure (the app's entry point: call it from a worker)."""

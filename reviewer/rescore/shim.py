@@ -64,7 +64,7 @@ def exit_like(status: int) -> int:
 
 def main(launcher: str, original_name: str) -> int:
     """Run the recorded program found beside ``launcher`` as ``original_name``; returns its status."""
-    import reviewer_transform  # type: ignore[import-not-found]  # copied beside this file in the sandbox
+    import reviewer_transform  # copied beside this file in the sandbox
 
     original = os.path.join(os.path.dirname(os.path.abspath(launcher)), original_name)
     config = load_config()

@@ -15,7 +15,7 @@ from typing import Any
 
 from reviewer.model.sanitize import plain
 from reviewer.rescore.record import Entry, read_entries
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ def grading_of(e: Entry) -> tuple[str, str]:
     return run_key, grader
 
 
-def tally(store: SessionStore) -> tuple[tuple[Tally, ...], list[str]]:
+def tally(store: Store) -> tuple[tuple[Tally, ...], list[str]]:
     """Per (task, model), sorted; and the record files that could not be read."""
     sessions = sorted({r.session for r in store.runs})
     entries, errors = read_entries(store.root, sessions)

@@ -58,7 +58,7 @@ class Analyses:
         from reviewer.analysis.clusters import find_clusters
         from reviewer.analysis.facts import collect
 
-        return find_clusters(collect(self.store, only=self.only))  # type: ignore[arg-type]
+        return find_clusters(collect(self.store, only=self.only))
 
     def plan(self, cluster: Cluster, verdict: Verdict) -> ClusterPlan:
         """What labelling a whole cluster would change."""
@@ -72,5 +72,5 @@ class Analyses:
         from reviewer.analysis.stats import Scope, compute_stats, render_stats
 
         scope = Scope(self.only, self.blind)
-        facts = collect(self.store, only=self.only, count_passes=True)  # type: ignore[arg-type]
+        facts = collect(self.store, only=self.only, count_passes=True)
         return render_stats(compute_stats(facts, scope=scope), width)

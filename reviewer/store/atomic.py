@@ -84,7 +84,7 @@ def folder_lock(folder: Path, timeout: float = 10.0) -> Iterator[None]:
 
 def clean_stale_temps(folder: Path) -> list[Path]:
     """Remove temp files left by a crashed writer; call while holding ``folder_lock``."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:

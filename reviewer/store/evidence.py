@@ -17,8 +17,8 @@ from typing import Any
 from reviewer.model import Failure, Run
 from reviewer.store.index_codec import hashed_refs
 from reviewer.store.index_files import Deps, dep_keys
+from reviewer.store.protocol import Store
 from reviewer.store.safe_fs import read_text
-from reviewer.store.sessions import SessionStore
 
 DURATION = re.compile(r"\(\d+(?:\.\d+)?m?s\)|\b\d+\.\d+s\b|\"Elapsed\":\s*[0-9.]+|\"Time\":\s*\"[^\"]*\"")
 
@@ -56,7 +56,7 @@ def grader_tail(run: Run, grader_name: str, texts: dict[str, str]) -> bytes:
     return b"".join(chunks)
 
 
-def context(store: SessionStore, run: Run) -> Context:
+def context(store: Store, run: Run) -> Context:
     """The run's shared evidence, read once (keys of the files taken before reading them)."""
     hit = store.evidence_contexts.get(run.key)
     if isinstance(hit, Context) and hit.run is run:
@@ -70,7 +70,7 @@ def context(store: SessionStore, run: Run) -> Context:
     return ctx
 
 
-def evidence_hash(store: SessionStore, run: Run, failure: Failure) -> str:
+def evidence_hash(store: Store, run: Run, failure: Failure) -> str:
     """sha256 over the brief, the failing check, the graded attempt's code and the grader output."""
     index = store.index
     cached = index.evidence(run, failure.check_id) if index is not None else None
@@ -81,7 +81,7 @@ def evidence_hash(store: SessionStore, run: Run, failure: Failure) -> str:
     c = failure.check
     h.update(part("check", f"{failure.check_id}\x00{c.status.value}\x00{normalise_output(c.message)}"))
     h.update(ctx.tails.get(failure.grader, b""))
-    value = "sha256:" + h.hexdigest()[:32]
+    value = "sha256:" + str(h.hexdigest())[:32]
     if index is not None and ctx.deps is not None:
         index.remember_evidence(run, ctx.deps, failure.check_id, value)
     return value

@@ -15,7 +15,7 @@ from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.sanitize import plain
 from reviewer.store.labeller import UnknownFailure
-from reviewer.store.sessions import SessionStore
+from reviewer.store.protocol import Store
 
 SHOWN = 5
 """How many ids a message names."""
@@ -29,14 +29,14 @@ class AmbiguousFailure(UnknownFailure):
         self.matches = matches
 
 
-def every_failure(store: SessionStore, runs: list[Run] | None = None) -> Iterator[tuple[Run, Failure]]:
+def every_failure(store: Store, runs: list[Run] | None = None) -> Iterator[tuple[Run, Failure]]:
     """Every failing check of the loaded runs (or of ``runs``), in folder order."""
     for run in store.corpus.runs if runs is None else runs:
         for failure in store.failures(run):
             yield run, failure
 
 
-def exact(store: SessionStore, text: str) -> tuple[Run, Failure] | None:
+def exact(store: Store, text: str) -> tuple[Run, Failure] | None:
     """The failure with exactly this id, or None."""
     try:
         session, run_id, check = split_failure_id(text)
@@ -48,7 +48,7 @@ def exact(store: SessionStore, text: str) -> tuple[Run, Failure] | None:
     return next(((run, f) for f in store.failures(run) if f.check_id == check), None)
 
 
-def candidate_runs(store: SessionStore, text: str) -> list[Run]:
+def candidate_runs(store: Store, text: str) -> list[Run]:
     """Runs whose failures could start with ``text``."""
     head, sep, _ = text.partition("#")
     if sep:
@@ -78,7 +78,7 @@ def listed(ids: list[str]) -> str:
     return ", ".join(plain(i) for i in ids[:SHOWN]) + more
 
 
-def resolve_failure(store: SessionStore, text: str) -> tuple[Run, Failure]:
+def resolve_failure(store: Store, text: str) -> tuple[Run, Failure]:
     """The failure a person meant: an exact id, else the only id starting with ``text``.
 
     Raises:
@@ -99,7 +99,7 @@ def resolve_failure(store: SessionStore, text: str) -> tuple[Run, Failure]:
     raise UnknownFailure(no_match(store, text))
 
 
-def no_match(store: SessionStore, text: str) -> str:
+def no_match(store: Store, text: str) -> str:
     """Why nothing matched, and the closest ids."""
     ids = [f.id for _, f in every_failure(store)]
     head, sep, check = text.partition("#")

@@ -147,7 +147,9 @@ def hunk_change(old: list[tuple[str, bool]], new: list[tuple[str, bool]], starts
     unsure = (old_prefix and before is None or new_prefix and after is None) and not at_top or cut
     if before is None and after is None:
         return (None, False) if unsure else None
-    strip = lambda ls: [x for x in ls if x.strip()] if ls is not None else None  # noqa: E731
+    def strip(ls: list[str] | None) -> list[str] | None:
+        return [x for x in ls if x.strip()] if ls is not None else None
+
     if strip(before) == strip(after):
         return None
     if after is None:

@@ -449,9 +449,9 @@ class RunIndex:
                 return
             slot = self._evidence_slot(entry, run)
             if slot is None or slot.deps != deps:
-                entry.evidence = Evidence(deps, {})
+                slot = entry.evidence = Evidence(deps, {})
                 entry.evidence_checked = self.generation
-            entry.evidence.hashes[check] = value
+            slot.hashes[check] = value
             entry.evidence_text, self.dirty = None, True
 
     # ---- labels files --------------------------------------------------------------------

@@ -7,6 +7,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from reviewer.model import LoadError, Run, Session
 from reviewer.store.index import RunIndex
@@ -36,7 +37,7 @@ class Corpus:
         return None
 
 
-def load_manifest(root: Path, rel: str, listed: bool = False) -> dict:
+def load_manifest(root: Path, rel: str, listed: bool = False) -> dict[str, Any]:
     """Read and parse one manifest safely; BadManifest/Unreadable/BadToml on defects.
 
     ``listed``: the manifest was found by listing folders reached without links, so it is
@@ -45,7 +46,7 @@ def load_manifest(root: Path, rel: str, listed: bool = False) -> dict:
     return load_manifest_keyed(root, rel, listed)[0]
 
 
-def load_manifest_keyed(root: Path, rel: str, listed: bool = False) -> tuple[dict, StatKey | None]:
+def load_manifest_keyed(root: Path, rel: str, listed: bool = False) -> tuple[dict[str, Any], StatKey | None]:
     """:func:`load_manifest`, with the index key of the file as it was opened (None if unknown)."""
     try:
         raw = read_listed(os.path.join(root, rel), MANIFEST_CAP) if listed else read_capped(root, rel, MANIFEST_CAP)

@@ -27,6 +27,8 @@ class Store(Protocol):
     """The index cache, when one is in use."""
     evidence_contexts: LRU
     """Per run key: what its failures' evidence fingerprints share."""
+    corpus: Corpus
+    """The last scan: runs, sessions and load errors."""
 
     @property
     def runs(self) -> list[Run]:

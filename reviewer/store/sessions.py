@@ -163,9 +163,9 @@ class SessionStore:
             root = str(self.root)
             by_manifest = {r.manifest: r for r in corpus.runs}
             for manifest, basis in old_basis:
-                run = by_manifest.get(manifest)
-                if run is not None and run.key not in changed_keys and basis_of(dep_keys(root, output_refs(run))) != basis:
-                    changed.append(run)
+                found = by_manifest.get(manifest)
+                if found is not None and found.key not in changed_keys and basis_of(dep_keys(root, output_refs(found))) != basis:
+                    changed.append(found)
                     changed_keys.add(run.key)
             added = [r for k, r in new.items() if k not in old]
             removed = [k for k in old if k not in new]

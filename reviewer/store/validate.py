@@ -6,11 +6,11 @@ from reviewer.model import LoadError, Run
 from reviewer.model.rerun import Rerun
 from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
 from reviewer.parsers.unreadable import reason as unreadable_reason
+from reviewer.store.protocol import Store
 from reviewer.store.safe_fs import Unreadable, read_capped, resolve_inside
-from reviewer.store.sessions import SessionStore
 
 
-def check_ref(store: SessionStore, run: Run, ref: str, what: str, problems: list[LoadError]) -> None:
+def check_ref(store: Store, run: Run, ref: str, what: str, problems: list[LoadError]) -> None:
     """Report a referenced file that is missing, odd or outside the folder."""
     try:
         resolve_inside(store.root, ref)
@@ -23,7 +23,7 @@ def check_ref(store: SessionStore, run: Run, ref: str, what: str, problems: list
         problems.append(LoadError(ref, f"{what} {exc} (named in {run.manifest})"))
 
 
-def validate_rerun(store: SessionStore, run: Run, grader: str, rerun: Rerun, problems: list[LoadError]) -> None:
+def validate_rerun(store: Store, run: Run, grader: str, rerun: Rerun, problems: list[LoadError]) -> None:
     """Report a ``[grader.rerun]`` table that cannot be used, and the files it names that are missing."""
     if rerun.problem:
         problems.append(LoadError(run.manifest, f"grader {grader!r} rerun: {rerun.problem}"))
@@ -40,7 +40,7 @@ def validate_rerun(store: SessionStore, run: Run, grader: str, rerun: Rerun, pro
         check_ref(store, run, ref, f"grader {grader!r} rerun setup", problems)
 
 
-def validate_run(store: SessionStore, run: Run) -> list[LoadError]:
+def validate_run(store: Store, run: Run) -> list[LoadError]:
     """Every problem of one run beyond its manifest: references, transcript, grader output."""
     problems: list[LoadError] = []
     if run.brief_ref:
@@ -84,7 +84,7 @@ def validate_run(store: SessionStore, run: Run) -> list[LoadError]:
     return problems
 
 
-def validate(store: SessionStore) -> list[LoadError]:
+def validate(store: Store) -> list[LoadError]:
     """Scan the folder and check every run fully; returns all problems found."""
     corpus = store.scan()
     problems = list(corpus.errors)

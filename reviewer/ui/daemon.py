@@ -23,7 +23,7 @@ class DaemonExecutor(ThreadPoolExecutor):
         super().__init__(max_workers=1)
         self.closed = False
 
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:  # type: ignore[override]
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         """Start ``fn(*args, **kwargs)`` in a daemon thread; its future."""
         if self.closed:
             raise RuntimeError("the executor is shut down")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -34,6 +34,9 @@ from reviewer.store.themes import (
     token_names,
 )
 from reviewer.ui.widgets.warning_bar import BarWarning
+
+if TYPE_CHECKING:
+    from pygments.style import Style
 
 CODE_BACKGROUND = "code-background"
 """The CSS variable holding the code style's background."""
@@ -68,7 +71,7 @@ def theme_variable_defaults() -> dict[str, str]:
     }
 
 
-def pygments_style(theme: ThemeSpec) -> type:
+def pygments_style(theme: ThemeSpec) -> type[Style]:
     """The theme's Pygments style class: ``code_style`` with ``code_tokens`` applied over it."""
     from pygments.styles import get_style_by_name
 

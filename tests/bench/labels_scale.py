@@ -144,9 +144,9 @@ async def app_decisions(root: Path, count: int) -> tuple[list[float], list[float
     """Seconds from ``s`` to the decision on disk, and to the app idle again (screen repainted, the
     next failure shown), ``count`` times (after one uncounted press)."""
     from reviewer.store.sessions import SessionStore
-    from reviewer.ui.app import ReviewApp
+    from reviewer.ui.launch import build_app
 
-    app = ReviewApp(SessionStore(root), reviewer="alice")
+    app = build_app(SessionStore(root), reviewer="alice")
     took: list[float] = []
     idle: list[float] = []
     async with app.run_test(size=(200, 50)) as pilot:

@@ -157,8 +157,8 @@ class Renderer:
             self.blank = True
             return i + 1
         if kind == "html_block":
-            for line in token.content.rstrip("\n").split("\n"):
-                self.write(Content.styled(line, MUTED))
+            for html_line in token.content.rstrip("\n").split("\n"):
+                self.write(Content.styled(html_line, MUTED))
             self.blank = True
             return i + 1
         if kind in ("bullet_list_open", "ordered_list_open"):

@@ -44,7 +44,7 @@ class Remembered:
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
-                return self.items[key]  # type: ignore[no-any-return]
+                return self.items[key]
         made = make()
         with self.lock:
             self.items[key] = made

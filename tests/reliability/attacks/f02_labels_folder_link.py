@@ -82,4 +82,4 @@ async def app_label(root: Path) -> int:
         await press(app, pilot, "s")
         await settle(app, pilot)
         said = " ".join(str(n.message) for n in app._notifications)
-        return int("symbolic link" in said and app.labeller.labels.pending_count() >= 1)
+        return int("symbolic link" in said and app.session.labeller.labels.pending_count() >= 1)
