@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -88,13 +87,14 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 0."""
     from reviewer.commands.common import resolve_folder
     from reviewer.store.agreement import disagreements, pairwise, read_label_set
+    from reviewer.store.identity import session_names
 
     root = resolve_folder(args.path)
-    labels = read_label_set(root, sessions_of(root))
+    labels = read_label_set(root, session_names(root))
     for e in labels.errors:
         say(f"reviewer agreement: {e} (left out)", err=True)
     pairs = pairwise(labels)
-    found = disagreements(root, sessions_of(root), labels) if args.list else []
+    found = disagreements(root, session_names(root), labels) if args.list else []
     if args.json:
         doc: dict[str, object] = {"pairs": [p.as_json() for p in pairs]}
         if args.list:
@@ -142,16 +142,6 @@ def print_pairs(pairs: list[PairAgreement]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-
-
-def sessions_of(root: Path) -> list[str]:
-    """Session ids of a folder (sub-folders with a ``session.toml``), sorted."""
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return []
-    return [e.name for e in entries if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
-            and os.path.isfile(os.path.join(e.path, "session.toml"))]
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:

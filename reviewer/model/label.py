@@ -8,6 +8,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from reviewer.model.check import failure_id
+
 LABELS_FORMAT = 1
 
 
@@ -37,8 +39,27 @@ DEFAULT_TAGS = (
 )
 
 
+class OnFailure:
+    """What a label and a note share: the failure they are about, by its parts."""
+
+    __slots__ = ()
+    session: str
+    run: str
+    check: str
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(session, run, check)."""
+        return (self.session, self.run, self.check)
+
+    @property
+    def failure_id(self) -> str:
+        """The global failure id."""
+        return failure_id(self.session, self.run, self.check)
+
+
 @dataclass(frozen=True, slots=True)
-class Label:
+class Label(OnFailure):
     """One reviewer's decision on one failure.
 
     Attributes:
@@ -67,19 +88,9 @@ class Label:
     adjudicator: str = ""
     settled: tuple[tuple[str, Verdict], ...] = ()
 
-    @property
-    def key(self) -> tuple[str, str, str]:
-        """(session, run, check)."""
-        return (self.session, self.run, self.check)
-
-    @property
-    def failure_id(self) -> str:
-        """The global failure id."""
-        return f"{self.session}/{self.run}#{self.check}"
-
 
 @dataclass(frozen=True, slots=True)
-class Note:
+class Note(OnFailure):
     """A note (and tags) on a failure the reviewer has not labelled: no verdict, counts as unlabelled.
 
     Stored as a ``[[note]]`` table of the reviewer's labels file. When the failure is labelled,
@@ -102,16 +113,6 @@ class Note:
     note: str = ""
     tags: tuple[str, ...] = ()
     evidence: str = ""
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        """(session, run, check)."""
-        return (self.session, self.run, self.check)
-
-    @property
-    def failure_id(self) -> str:
-        """The global failure id."""
-        return f"{self.session}/{self.run}#{self.check}"
 
     @property
     def empty(self) -> bool:

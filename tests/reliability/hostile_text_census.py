@@ -108,6 +108,7 @@ def scan(app: Any, census: CellCensus) -> list[tuple[int, int]]:
 
     screen = app.screen
     targets: list[tuple[int, int]] = []
+    # The composed cells with their styles (links, @click meta): Textual has no public API for them.
     for y, strip in enumerate(screen._compositor.render_strips()):
         x = 0
         row_text, xs = [], []

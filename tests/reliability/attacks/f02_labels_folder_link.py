@@ -81,5 +81,5 @@ async def app_label(root: Path) -> int:
         await settle(app, pilot)
         await press(app, pilot, "s")
         await settle(app, pilot)
-        said = " ".join(str(n.message) for n in app._notifications)
+        said = " ".join(n.message for n in app.notes)
         return int("symbolic link" in said and app.session.labeller.labels.pending_count() >= 1)
