@@ -159,7 +159,7 @@ def lift_in_process(staging: Path, lifts: list[str]) -> tuple[tuple[str, str], .
         lines.append("sys.set_int_max_str_digits(0)")
         env.append(("PYTHONINTMAXSTRDIGITS", "0"))
     if "recursion" in lifts:
-        lines.append("sys.setrecursionlimit(1_000_000)")
+        lines.append("sys.setrecursionlimit(200_000)")
     write(staging, "lift/sitecustomize.py", ("\n".join(lines) + "\n").encode())
     return tuple(env)
 
