@@ -41,7 +41,7 @@ class Pane(Vertical):
     def on_mount(self) -> None:
         """Start without a banner."""
         self.query_one(".pane-banner", Static).display = False
-        self.set_header(Content.styled("no run selected", "$text-muted"))
+        self.set_header(Content.styled("reading…", "$text-muted"))  # until the first view arrives
 
     def set_header(self, content: Content) -> None:
         """Replace the header line (one line high whatever it says: no layout pass)."""
