@@ -83,7 +83,7 @@ def read_labels(store: Store, sessions: list[str]) -> list[OtherFile]:
             key = file_key("", str(path))
             seen.add(str(path))
             journal = journal_path(path).exists()  # a journal beside it: read both, not the cached TOML alone
-            cached = index.label_file(path, key, session) if index is not None and key and not journal else None
+            cached = index.label_files.get(path, key, session) if index is not None and key and not journal else None
             if cached is not None:
                 out.append(OtherFile(path, cached[0], cached[1]))
                 continue
@@ -95,9 +95,9 @@ def read_labels(store: Store, sessions: list[str]) -> list[OtherFile]:
             labels = tuple(parsed.labels.values())
             out.append(OtherFile(path, parsed.reviewer, labels))
             if index is not None and key and not journal and not parsed.notes:  # note entries are not cached
-                index.remember_label_file(path, key, parsed.reviewer, labels)
+                index.label_files.remember(path, key, parsed.reviewer, labels)
     if index is not None:
-        index.retain_label_files(seen)
+        index.label_files.retain(seen)
     return out
 
 

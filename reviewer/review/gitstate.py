@@ -90,6 +90,19 @@ class GitState:
             return tell(f"{what}: this sessions folder is not in a git repository.", "Git")
         return None
 
+    def begin_commit(self, pending: int) -> Outcome | None:
+        """Why labels cannot be committed now (``pending`` decisions not yet saved); None: a commit starts."""
+        refusal = self.unavailable("Commit")
+        if refusal is not None:
+            return refusal
+        if pending:
+            return tell(f"Not committed: {pending} decision(s) are not saved yet. Try again once they are.",
+                        "Commit", "error")
+        if self.committing:
+            return tell("A commit is already running.")
+        self.committing = True
+        return None
+
     def committed(self, result: CommitResult | None, error: str, unsafe: str = "") -> Outcome:
         """Say what a commit did (or why not); the repository line is read again."""
         self.committing = False

@@ -40,7 +40,7 @@ from reviewer.review.selection import (
 from reviewer.review.status import Totals, status_parts
 from reviewer.review.team import Team
 from reviewer.review.view import FailureView, Marks, read_view
-from reviewer.review.walking import EVERY_FAILURE, Walking
+from reviewer.review.walking import EVERY_FAILURE, Walking, seek
 from reviewer.review.walks import Place
 from reviewer.store.identity import Identity, Source, remember_name
 from reviewer.store.labeller import Labeller, UnknownFailure
@@ -148,25 +148,8 @@ class ReviewSession:
         ``kind`` is ``step`` (``j``/``k``), ``unlabelled`` (after a label, at start) or ``open``
         (a run, at start: count only ``order[0]``). Returns the move and what was counted.
         """
-        found: dict[str, tuple[str, ...]] = {}
-
-        def lookup(key: str) -> tuple[str, ...] | None:
-            ids = self.folder.failure_ids.get(key)
-            if ids is None:
-                ids = found.get(key)
-            if ids is None and not cancelled():
-                run = self.folder.runs_by_key.get(key)
-                ids = found[key] = self.folder.read_failures(run)[0] if run is not None else ()
-            return ids
-
-        if kind == "open":
-            ids = lookup(order[0]) or ()
-            return Target(order[0], ids[0] if ids else ""), found
-        place = Place(order, lookup, self.folder.runs_by_key.__contains__)
         walk = self.walking.walk if current.run_key else EVERY_FAILURE
-        if kind == "step":
-            return walk.step(place, current, step), found
-        return walk.next_unlabelled(place, current, self.decisions.unlabelled), found
+        return seek(self.folder, walk, self.decisions.unlabelled, kind, current, order, step, cancelled)
 
     def go_to(self, target: Target) -> Selection:
         """Select a failure (or a run, failure ""); the file shown is kept within the same run."""
@@ -403,17 +386,7 @@ class ReviewSession:
 
     def may_commit(self) -> Outcome | None:
         """Why this reviewer's labels cannot be committed now; None when they can (a commit starts)."""
-        refusal = self.git.unavailable("Commit")
-        if refusal is not None:
-            return refusal
-        pending = self.decisions.pending()
-        if pending:
-            return tell(f"Not committed: {pending} decision(s) are not saved yet. Try again once they are.",
-                        "Commit", "error")
-        if self.git.committing:
-            return tell("A commit is already running.")
-        self.git.committing = True
-        return None
+        return self.git.begin_commit(self.decisions.pending())
 
     def commit(self) -> Outcome:
         """``ctrl+g``: commit this reviewer's label files (in a worker), or say why not."""

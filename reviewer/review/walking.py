@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from reviewer.review.outcome import Outcome, tell
 from reviewer.review.reviewers import ReviewersSnapshot
-from reviewer.review.selection import Selection, Target
+from reviewer.review.selection import Move, Selection, Target
 from reviewer.review.walks import Disagreements, EveryFailure, ListWalk, Place, Walk
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import Cluster
+    from reviewer.review.folder import Folder
 
 EVERY_FAILURE = EveryFailure()
 
@@ -58,3 +59,30 @@ class Walking:
         if here.failure_id not in ids:
             out = out.then(Outcome(move=Target(ids[0].partition("#")[0], ids[0])))
         return out
+
+
+def seek(folder: Folder, walk: Walk, unlabelled: Callable[[str], bool], kind: str, current: Selection,
+         order: list[str], step: int, cancelled: Callable[[], bool]) -> tuple[Move, dict[str, tuple[str, ...]]]:
+    """A move along ``walk`` over ``order`` that counts the runs it needs on the way (worker thread).
+
+    ``kind`` is ``step``, ``unlabelled`` or ``open`` (count only ``order[0]``, go to its first
+    failure). Returns the move and the failure ids counted, by run key.
+    """
+    found: dict[str, tuple[str, ...]] = {}
+
+    def lookup(key: str) -> tuple[str, ...] | None:
+        ids = folder.failure_ids.get(key)
+        if ids is None:
+            ids = found.get(key)
+        if ids is None and not cancelled():
+            run = folder.runs_by_key.get(key)
+            ids = found[key] = folder.read_failures(run)[0] if run is not None else ()
+        return ids
+
+    if kind == "open":
+        ids = lookup(order[0]) or ()
+        return Target(order[0], ids[0] if ids else ""), found
+    place = Place(order, lookup, folder.runs_by_key.__contains__)
+    if kind == "step":
+        return walk.step(place, current, step), found
+    return walk.next_unlabelled(place, current, unlabelled), found

@@ -38,31 +38,13 @@ import json
 import os
 import stat
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from reviewer.model import Check, Run
-from reviewer.model.label import Label
 from reviewer.model.run import LAZY_FIELDS, LazyRun
-from reviewer.store.index_codec import (
-    BadEntry,
-    decode_body,
-    decode_failing,
-    decode_hashes,
-    decode_head,
-    decode_key,
-    decode_keyed,
-    decode_labels,
-    dumps,
-    encode_body,
-    encode_check,
-    encode_head,
-    encode_keyed,
-    encode_labels,
-    hashed_refs,
-    output_refs,
-)
+from reviewer.store import index_codec as codec
+from reviewer.store.index_entry import BAD, Entry, Evidence, Failing, batch_heads, encode_line, manifest_fields, run_dir
 from reviewer.store.index_files import (
     Deps,
     StatKey,
@@ -75,46 +57,13 @@ from reviewer.store.index_files import (
     settled,
     write_private,
 )
+from reviewer.store.index_labels import LABELS_MARK, LabelFiles
 
 INDEX_FORMAT = "reviewer-index"
 INDEX_VERSION = 2
 MESSAGE_BUDGET = 64 << 10
 """Failing checks whose messages exceed this (bytes per run) are parsed again instead."""
-LABELS_MARK = "@"
-"""Lines of labels files start with this (a run's manifest path never does)."""
-BAD = (BadEntry, ValueError, TypeError, RecursionError)
 
-
-@dataclass(frozen=True, slots=True)
-class Failing:
-    """A run's failing checks, in order, and the grader outputs they were parsed from."""
-
-    outputs: Deps
-    checks: tuple[tuple[str, Check], ...]
-
-
-@dataclass(slots=True)
-class Evidence:
-    """Evidence fingerprints of a run's failures and the files they were computed from."""
-
-    deps: Deps
-    hashes: dict[str, str]
-
-
-@dataclass(slots=True)
-class Entry:
-    """What the index knows about one run: its manifest key, the run, and two slots as text."""
-
-    key: StatKey
-    run: Run
-    body: str | None = None
-    """The run's details as stored, while the run has not read them (saved again as they are)."""
-    failing_text: str | None = None
-    evidence_text: str | None = None
-    evidence: Evidence | None = None
-    """The decoded fingerprints, once asked for (``evidence_text`` is then stale until saved)."""
-    failing_checked: int = -1
-    evidence_checked: int = -1
 
 
 class RunIndex:
@@ -132,9 +81,9 @@ class RunIndex:
         self.heads: dict[str, object] = {}
         """The heads of stored lines, decoded together (one JSON document is much faster than 10,000)."""
         self.entries: dict[str, Entry] = {}
-        self.labels: dict[str, tuple[StatKey, str]] = {}
-        """Labels files by path: their key and their labels as stored text."""
         self.lock = threading.RLock()
+        self.label_files = LabelFiles(self.lock)
+        """The labels files read through the index (``reviewer export``, the other reviewers' files)."""
         self.dirty = False
         self.generation = 0
         self.rejected = 0
@@ -155,7 +104,7 @@ class RunIndex:
 
     def header(self, sha256: str) -> bytes:
         """The first line of the file."""
-        return dumps({"format": INDEX_FORMAT, "version": INDEX_VERSION, "root": self.real,
+        return codec.dumps({"format": INDEX_FORMAT, "version": INDEX_VERSION, "root": self.real,
                       "code": code_fingerprint(), "sha256": sha256}).encode("ascii") + b"\n"
 
     def load(self) -> None:
@@ -176,7 +125,7 @@ class RunIndex:
                 header = json.loads(f.readline())
             except (ValueError, RecursionError):
                 header = None
-            if not isinstance(header, dict) or self.header(str(header.get("sha256"))) != dumps(header).encode() + b"\n":
+            if not isinstance(header, dict) or self.header(str(header.get("sha256"))) != codec.dumps(header).encode() + b"\n":
                 self.ignored = "written for another folder, version or program"
                 return
             for line in f:
@@ -188,26 +137,18 @@ class RunIndex:
             self.ignored = "checksum mismatch (damaged)"
             return
         for name in [k for k in stored if k.startswith(LABELS_MARK)]:
-            parts = stored.pop(name).split(b"\t")
-            try:
-                if len(parts) != 3:
-                    raise BadEntry("not a labels entry")
-                self.labels[name[1:]] = (decode_key(json.loads(parts[1])), parts[2].decode("ascii").rstrip("\n"))
-            except BAD:
-                self.rejected += 1
+            self.label_files.load_line(name[1:], stored.pop(name))
         self.stored = stored
         self.heads = batch_heads(stored)
 
     def save(self) -> bool:
         """Write the index if anything changed (streamed); False when nothing was written."""
-        if self.path is None or not self.dirty:
+        if self.path is None or not (self.dirty or self.label_files.dirty):
             return False
         with self.lock:
-            self.dirty = False
+            self.dirty = self.label_files.dirty = False
             rels = list(self.entries)
-            head = list(self.stored.values())
-            head += [f"{LABELS_MARK}{path}\t{dumps(list(key))}\t{text}\n".encode("utf-8", "surrogateescape")
-                     for path, (key, text) in self.labels.items()]
+            head = list(self.stored.values()) + self.label_files.lines()
 
         def lines() -> Iterator[bytes]:
             yield from head
@@ -283,9 +224,9 @@ class RunIndex:
         try:
             parts = stored.rstrip(b"\n").split(b"\t")
             if len(parts) != 5:
-                raise BadEntry("not an entry")
+                raise codec.BadEntry("not an entry")
             head = self.heads.pop(rel, None)
-            key, task, model, outcome, outputs = decode_head(head if head is not None else json.loads(parts[1]),
+            key, task, model, outcome, outputs = codec.decode_head(head if head is not None else json.loads(parts[1]),
                                                              rel.rpartition("/")[0])
             body = parts[2].decode("ascii")
             entry = Entry(key, LazyRun.make(session, run_id, task, model, outcome, rel,
@@ -306,10 +247,10 @@ class RunIndex:
         no longer parses leaves the run without attempts or graders until the next look).
         """
         try:
-            values = decode_body(json.loads(body), rel)
+            values = codec.decode_body(json.loads(body), rel)
             graders = values[LAZY_FIELDS.index("graders")]
             if tuple(g.output_ref for g in graders if g.checks is None and g.output_ref) != outputs:
-                raise BadEntry("the head and the details name other grader outputs")
+                raise codec.BadEntry("the head and the details name other grader outputs")
         except BAD:
             pass
         else:
@@ -324,18 +265,7 @@ class RunIndex:
             if entry is not None and entry.body is body:
                 del self.entries[rel]
             self.dirty = True
-        from reviewer.store.loader import load_manifest  # here: the loader imports this module
-        from reviewer.store.manifest import BadManifest, run_from_doc
-        from reviewer.store.safe_fs import Unreadable
-        from reviewer.store.tomlfile import BadToml
-
-        session, _, rest = rel.partition("/runs/")
-        run_id = rest.rpartition("/")[0]
-        try:
-            run = run_from_doc(load_manifest(Path(self.root), rel), session, run_id, rel.rpartition("/")[0], rel)
-        except (Unreadable, BadToml, BadManifest, RecursionError):
-            return ("unknown", "", "", "", (), (), {})
-        return tuple(getattr(run, name) for name in LAZY_FIELDS)
+        return manifest_fields(Path(self.root), rel)
 
     def remember(self, rel: str, key: StatKey, run: Run) -> None:
         """Record a freshly parsed run (``key`` taken before the manifest was read)."""
@@ -381,7 +311,8 @@ class RunIndex:
             if entry is None or text is None:
                 return None
             try:
-                outputs, checks = decode_keyed(json.loads(text), output_refs(run), run_dir(run), decode_failing)
+                outputs, checks = codec.decode_keyed(json.loads(text), codec.output_refs(run), run_dir(run),
+                                                     codec.decode_failing)
             except BAD:
                 self._reject(entry, True)
                 return None
@@ -398,11 +329,11 @@ class RunIndex:
 
     def remember_failing(self, run: Run, outputs: Deps, checks: tuple[tuple[str, Check], ...]) -> None:
         """Record a run's failing checks, parsed from outputs that had these keys before reading."""
-        if [r for r, _ in outputs] != output_refs(run) or not deps_settled(outputs):
+        if [r for r, _ in outputs] != codec.output_refs(run) or not deps_settled(outputs):
             return
         if sum(len(c.message) for _, c in checks) > MESSAGE_BUDGET:
             return
-        text = encode_keyed(outputs, [[g, *encode_check(c)] for g, c in checks], run_dir(run))
+        text = codec.encode_keyed(outputs, [[g, *codec.encode_check(c)] for g, c in checks], run_dir(run))
         with self.lock:
             entry = self._entry(run)
             if entry is not None:
@@ -414,7 +345,8 @@ class RunIndex:
         """The entry's fingerprints, decoded from their text on first use (under the lock)."""
         if entry.evidence is None and entry.evidence_text is not None:
             try:
-                deps, hashes = decode_keyed(json.loads(entry.evidence_text), hashed_refs(run), run_dir(run), decode_hashes)
+                deps, hashes = codec.decode_keyed(json.loads(entry.evidence_text), codec.hashed_refs(run), run_dir(run),
+                                                  codec.decode_hashes)
             except BAD:
                 self._reject(entry, False)
                 return None
@@ -441,7 +373,7 @@ class RunIndex:
 
     def remember_evidence(self, run: Run, deps: Deps, check: str, value: str) -> None:
         """Record a fingerprint computed from files that had ``deps`` keys before reading."""
-        if [r for r, _ in deps] != hashed_refs(run) or not deps_settled(deps):
+        if [r for r, _ in deps] != codec.hashed_refs(run) or not deps_settled(deps):
             return
         with self.lock:
             entry = self._entry(run)
@@ -453,80 +385,3 @@ class RunIndex:
                 entry.evidence_checked = self.generation
             slot.hashes[check] = value
             entry.evidence_text, self.dirty = None, True
-
-    # ---- labels files --------------------------------------------------------------------
-
-    def label_file(self, path: Path, key: StatKey, session: str) -> tuple[str, tuple[Label, ...]] | None:
-        """A labels file's reviewer and labels as last parsed, when its key is unchanged."""
-        with self.lock:
-            found = self.labels.get(str(path))
-        if found is None or found[0] != key:
-            return None
-        try:
-            return decode_labels(json.loads(found[1]), session)
-        except BAD:
-            with self.lock:
-                self.rejected += 1
-                self.labels.pop(str(path), None)
-                self.dirty = True
-            return None
-
-    def remember_label_file(self, path: Path, key: StatKey, reviewer: str, labels: tuple[Label, ...]) -> None:
-        """Record a labels file parsed after its key was taken."""
-        if not settled(key) or any(ch in str(path) for ch in "\t\n\r"):
-            return
-        try:
-            text = encode_labels(reviewer, labels)
-        except (TypeError, ValueError, RecursionError):
-            return
-        with self.lock:
-            self.labels[str(path)] = (key, text)
-            self.dirty = True
-
-    def retain_label_files(self, paths: set[str]) -> None:
-        """Forget labels files that are gone."""
-        with self.lock:
-            for path in [p for p in self.labels if p not in paths]:
-                del self.labels[path]
-                self.dirty = True
-
-
-def batch_heads(stored: dict[str, bytes]) -> dict[str, object]:
-    """The heads (second field) of stored lines, parsed as one JSON array.
-
-    Only heads holding exactly one ``[`` and one ``]`` (at their ends) go into the array, so no
-    forged head can spill into its neighbour; others are parsed on their own when looked up.
-    Any failure and nothing is batched.
-    """
-    rels, pieces = [], []
-    for rel, line in stored.items():
-        start = line.find(b"\t") + 1
-        end = line.find(b"\t", start)
-        head = line[start:end]
-        if end > start and head[:1] == b"[" and head[-1:] == b"]" and head.count(b"[") == 1 and head.count(b"]") == 1:
-            rels.append(rel)
-            pieces.append(head)
-    try:
-        heads = json.loads(b"[" + b",".join(pieces) + b"]")
-    except (ValueError, RecursionError):
-        return {}
-    return dict(zip(rels, heads)) if len(heads) == len(rels) else {}
-
-
-def encode_line(rel: str, entry: Entry) -> str:
-    """One index line (with its newline); "" when the run holds values JSON cannot keep."""
-    try:
-        run = entry.run
-        head = dumps([*entry.key, *encode_head(run)])
-        body = entry.body if entry.body is not None and not (isinstance(run, LazyRun) and run.filled) else None
-        run_text = f"{head}\t{body if body is not None else dumps(encode_body(run))}"
-        if entry.evidence_text is None and entry.evidence is not None:
-            entry.evidence_text = encode_keyed(entry.evidence.deps, entry.evidence.hashes, run_dir(entry.run))
-    except (TypeError, ValueError, RecursionError):
-        return ""
-    return f"{rel}\t{run_text}\t{entry.failing_text or 'null'}\t{entry.evidence_text or 'null'}\n"
-
-
-def run_dir(run: Run) -> str:
-    """The run's folder, relative to the root."""
-    return run.manifest.rpartition("/")[0]

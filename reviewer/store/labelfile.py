@@ -17,24 +17,12 @@ from typing import TYPE_CHECKING, Iterable
 
 from reviewer.model.label import Label, Note
 from reviewer.store import labeljournal as jr
+from reviewer.store import labelown as own
 from reviewer.store import labelread
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.index_files import stat_key
 from reviewer.store.labelcodec import Entry, Key, Parsed, label_from_table, labels_to_bytes, parse_labels
-from reviewer.store.labelown import (
-    LABEL_FILE_CAP,
-    LabelsUnsafe,
-    apply_entries,
-    effective,
-    index_runs,
-    labels_of_run,
-    now,
-    pending_label,
-    pending_note,
-    read_own_toml,
-    restore_mine,
-    touch,
-)
+from reviewer.store.labelown import LABEL_FILE_CAP, LabelsUnsafe
 from reviewer.store.nofollow import LinkOnPath, check_dir, make_folder
 
 if TYPE_CHECKING:
@@ -168,7 +156,7 @@ class LabelFile:
 
     def read_toml(self) -> tuple[dict[Key, Label], dict[Key, Note], str]:
         """The TOML file's labels, note entries and an error text; sets ``toml_key`` and ``toml_size``."""
-        got = read_own_toml(self.path, self.session, self.reviewer, self.index)
+        got = own.read_own_toml(self.path, self.session, self.reviewer, self.index)
         if got.key is not None or not got.error:
             self.toml_key, self.toml_size = got.key, got.size
         return got.labels, got.notes, got.error
@@ -219,36 +207,36 @@ class LabelFile:
 
     def get(self, run: str, check: str) -> Label | None:
         """This reviewer's label on a failure, pending changes included."""
-        decided, lab = pending_label(self.pending, (run, check))
+        decided, lab = own.pending_label(self.pending, (run, check))
         return lab if decided else self.labels.get((run, check))
 
     def note(self, run: str, check: str) -> Note | None:
         """This reviewer's note-only entry on a failure, pending changes included."""
-        decided, note = pending_note(self.pending, (run, check))
+        decided, note = own.pending_note(self.pending, (run, check))
         return note if decided else self.notes.get((run, check))
 
     def notes_view(self) -> dict[Key, Note]:
         """All note-only entries, pending changes applied."""
         notes = dict(self.notes)
-        apply_entries({}, notes, self.pending)
+        own.apply_entries({}, notes, self.pending)
         return notes
 
     def touch(self, keys: Iterable[Key]) -> None:
         """Keep the per-run index up to date after ``labels`` changed at ``keys``."""
         if self.by_run is not None:
-            touch(self.by_run, self.labels, keys)
+            own.touch(self.by_run, self.labels, keys)
 
     def run_labels(self, run: str) -> dict[str, Label]:
         """This reviewer's labels on one run's checks, pending changes included (no walk over the file)."""
         if self.by_run is None:
-            self.by_run = index_runs(self.labels)
-        return labels_of_run(self.by_run, self.labels, self.pending, run)
+            self.by_run = own.index_runs(self.labels)
+        return own.labels_of_run(self.by_run, self.labels, self.pending, run)
 
     def view(self) -> dict[Key, Label]:
         """All labels, pending changes applied."""
         view = dict(self.labels)
         if self.pending:
-            apply_entries(view, {}, self.pending)
+            own.apply_entries(view, {}, self.pending)
         return view
 
     # ---- writing -----------------------------------------------------------------------------
@@ -313,15 +301,15 @@ class LabelFile:
         try:
             if self.toml_key is None or self.toml_size < jr.JOURNAL_FROM or self.outside:
                 merged, notes = dict(self.labels), dict(self.notes)
-                apply_entries(merged, notes, changes)
+                own.apply_entries(merged, notes, changes)
                 self.write_toml(merged, notes)
                 self.labels, self.notes = merged, notes
                 self.touch(k for k, _ in changes)
                 return
-            changes = effective(self.notes, changes)  # clearing a label also clears a note entry, if any
+            changes = own.effective(self.notes, changes)  # clearing a label also clears a note entry, if any
             if not changes:
                 return
-            at = now()
+            at = own.now()
             lines = b"".join(jr.record_line(key, lab, at) for key, lab in changes)
             header = jr.header_line(self.session, self.reviewer, self.toml_stamp())
             ino, end = jr.append(self.journal, lines, header)
@@ -331,7 +319,7 @@ class LabelFile:
         if self.journal_at is None:
             self.journal_base = self.toml_stamp()
         self.journal_at, self.journal_size, self.journal_lines = (ino, end), end, self.journal_lines + len(changes)
-        apply_entries(self.labels, self.notes, changes)
+        own.apply_entries(self.labels, self.notes, changes)
         self.touch(k for k, _ in changes)
 
     def write_toml(self, labels: dict[Key, Label], notes: dict[Key, Note]) -> None:
@@ -371,7 +359,7 @@ class LabelFile:
         A label of ours missing from disk, or replaced by a label decided earlier than ours, was
         lost by the outside change; a later label on disk (another instance) wins.
         """
-        restored = restore_mine(self.mine, self.pending, disk)
+        restored = own.restore_mine(self.mine, self.pending, disk)
         if disk is self.labels:
             self.touch(restored)
         return restored

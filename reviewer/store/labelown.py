@@ -63,7 +63,7 @@ def read_own_toml(path: Path, session: str, reviewer: str, index: "RunIndex | No
     shared = labelread.cached_toml(path, key)
     if shared is not None and not shared.newer:
         return TomlRead(dict(shared.labels), "", key, st.st_size, dict(shared.notes))
-    cached = index.label_file(path, key, session) if index is not None else None
+    cached = index.label_files.get(path, key, session) if index is not None else None
     if cached is not None and cached[0] == reviewer:  # files with note entries are never cached
         return TomlRead({(lab.run, lab.check): lab for lab in cached[1]}, "", key, st.st_size)
     try:
@@ -76,7 +76,7 @@ def read_own_toml(path: Path, session: str, reviewer: str, index: "RunIndex | No
         return TomlRead(dict(parsed.labels), f"{path.name} was written by a newer reviewer; read only", key, st.st_size,
                         dict(parsed.notes))
     if index is not None and st.st_size <= LABEL_FILE_CAP and not parsed.notes:  # the cache holds labels only
-        index.remember_label_file(path, key, parsed.reviewer, tuple(parsed.labels.values()))
+        index.label_files.remember(path, key, parsed.reviewer, tuple(parsed.labels.values()))
     return TomlRead(dict(parsed.labels), "", key, st.st_size, dict(parsed.notes))
 
 

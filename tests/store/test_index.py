@@ -400,12 +400,12 @@ def test_the_app_reads_its_own_unchanged_labels_file_from_the_index(tmp_path: Pa
         return labels, fresh
 
     parsed, first = load()  # parsed from TOML, then remembered
-    assert first.index is not None and first.index.label_file(
+    assert first.index is not None and first.index.label_files.get(
         root / "s1" / "labels" / "ann.toml", file_key("", str(root / "s1" / "labels" / "ann.toml")), "s1") is not None
     first.index.dirty = True
     first.save_index()
     cached, second = load()
-    assert second.index is not None and second.index.labels, "the labels file is in the saved index"
+    assert second.index is not None and second.index.label_files.files, "the labels file is in the saved index"
     assert cached.get("s1", "r1", "g:TestA") == parsed.get("s1", "r1", "g:TestA")
     assert cached.get("s1", "r1", "g:TestA").verdict is Verdict.SPECIFICATION  # type: ignore[union-attr]
     # a file changed behind the app's back (same size, same mtime) is parsed again, not taken from the index

@@ -25,6 +25,7 @@ from reviewer.review.view import FailureView
 from reviewer.ui.acted import Acted
 from reviewer.ui.render.lines import LINE_CAP
 from reviewer.ui.render.panes import Rendered
+from reviewer.ui.screens.review_dialogs import ReviewDialogs
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
 from reviewer.ui.widgets.code import CodePane, FileBar
 from reviewer.ui.widgets.evidence import EvidencePanel
@@ -60,6 +61,7 @@ class ReviewScreen(Screen[None]):
         self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
         self.code_cap = LINE_CAP
         self.output_cap = LINE_CAP
+        self.dialogs = ReviewDialogs(self)
         self.symbols: Mapping[str, str] = {}
         """The theme's verdict symbols (the app keeps them current)."""
 
@@ -206,84 +208,35 @@ class ReviewScreen(Screen[None]):
 
     def action_note(self) -> None:
         """``n``: write the note kept with this failure."""
-        from reviewer.ui.screens.annotate import NoteScreen
-
-
-        fid = self.session.selection.failure_id
-        if not fid:
-            self.act(STAYED)
-            return
-        self.app.push_screen(NoteScreen(fid, self.session.labeller.annotation(fid)[0]),
-                             lambda note: None if note is None else self.act(self.session.note(fid, note)))
+        self.dialogs.note()
 
     def action_tags(self) -> None:
         """``t``: tag the failure with defect classes from the folder's vocabulary."""
-        from reviewer.ui.screens.annotate import TagsScreen
-
-
-        fid = self.session.selection.failure_id
-        if not fid:
-            self.act(STAYED)
-            return
-        self.app.push_screen(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1]),
-                             lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
+        self.dialogs.tags()
 
     def action_adjudicate(self) -> None:
         """``A``: record the final verdict of the current failure."""
-        from reviewer.ui.screens.adjudicate import AdjudicateScreen
-        from reviewer.ui.screens.confirm import ConfirmScreen
-
-
-        fid = self.session.selection.failure_id
-        if not fid:
-            self.act(STAYED)
-            return
-        reviewers = self.session.reviewers
-        labs = reviewers.labels_of(fid, self.session.decisions.label(fid))
-
-        def done(choice: tuple[Verdict | None, str] | None) -> None:
-            if choice is None:
-                return
-            agreed = self.session.team.unanimous(fid) if choice[0] is not None else ""
-            if not agreed:
-                self.act(self.session.team.adjudicate(fid, choice[0], choice[1]))
-                return
-            self.app.push_screen(ConfirmScreen("Override a unanimous decision?", f"{agreed}; override with a final verdict?"),
-                                 lambda yes: self.act(self.session.team.adjudicate(fid, choice[0], choice[1], override=True))
-                                 if yes else None)
-        self.app.push_screen(AdjudicateScreen(fid, labs, reviewers.snapshot.finals.get(fid), self.symbols), done)
+        self.dialogs.adjudicate()
 
     def action_show_errors(self) -> None:
         """``E``: list what did not load."""
-        from reviewer.ui.screens.errors import ErrorsScreen
-
-
-        self.app.push_screen(ErrorsScreen(self.session.folder.load_errors))
+        self.dialogs.show_errors()
 
     def on_status_bar_errors_clicked(self) -> None:
         """The load-error count was clicked."""
-        self.action_show_errors()
+        self.dialogs.show_errors()
 
     def action_help(self) -> None:
         """``?``."""
-        from reviewer.ui.screens.help import HelpScreen
-
-
-        self.app.push_screen(HelpScreen())
+        self.dialogs.help()
 
     def action_clusters(self) -> None:
         """``C``: the clusters screen."""
-        from reviewer.ui.screens.clusters import ClustersScreen
-
-
-        self.app.push_screen(ClustersScreen(self.session))
+        self.dialogs.clusters()
 
     def action_stats(self) -> None:
         """``S``: the statistics screen."""
-        from reviewer.ui.screens.stats import StatsScreen
-
-
-        self.app.push_screen(StatsScreen(self.session.analyses.stats))
+        self.dialogs.stats()
 
     def action_commit_labels(self) -> None:
         """``ctrl+g``: commit this reviewer's label files, and nothing else."""
@@ -291,15 +244,7 @@ class ReviewScreen(Screen[None]):
 
     def action_label_history(self) -> None:
         """``H``: the current failure's label history from git."""
-        from reviewer.ui.screens.history import HistoryScreen
-
-
-        fid = self.session.selection.failure_id
-        refusal = self.session.git.unavailable("History") if fid else STAYED
-        if refusal is not None:
-            self.act(refusal)
-        else:
-            self.app.push_screen(HistoryScreen(fid, self.session.analyses.history, self.symbols))
+        self.dialogs.label_history()
 
     def action_copy_failure(self) -> None:
         """``y``: copy the current failure's id and message."""

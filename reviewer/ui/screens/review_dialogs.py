@@ -1,0 +1,113 @@
+"""The dialogs the review screen opens: note, tags, adjudication, history, errors, help, clusters, stats.
+
+Each takes what it needs from the session, pushes its screen, and hands what the reviewer chose
+back to the session; the outcome is posted through the review screen like any key's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from textual.screen import Screen
+
+from reviewer.model.label import Verdict
+from reviewer.review.outcome import tell
+
+if TYPE_CHECKING:
+    from reviewer.ui.screens.review import ReviewScreen
+
+STAYED = tell("", bell=True)
+
+
+class ReviewDialogs:
+    """Opens the review screen's dialogs (the screen owns one; its actions call these)."""
+
+    def __init__(self, screen: ReviewScreen) -> None:
+        self.screen = screen
+        self.session = screen.session
+        self.act = screen.act
+
+    def push(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
+        """Open a dialog over the review screen; ``done`` gets what it was dismissed with."""
+        self.screen.app.push_screen(dialog, done)
+
+    def note(self) -> None:
+        """``n``: write the note kept with this failure."""
+        from reviewer.ui.screens.annotate import NoteScreen
+
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(STAYED)
+            return
+        self.push(NoteScreen(fid, self.session.labeller.annotation(fid)[0]),
+                  lambda note: None if note is None else self.act(self.session.note(fid, note)))
+
+    def tags(self) -> None:
+        """``t``: tag the failure with defect classes from the folder's vocabulary."""
+        from reviewer.ui.screens.annotate import TagsScreen
+
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(STAYED)
+            return
+        self.push(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1]),
+                  lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
+
+    def adjudicate(self) -> None:
+        """``A``: record the final verdict of the current failure."""
+        from reviewer.ui.screens.adjudicate import AdjudicateScreen
+        from reviewer.ui.screens.confirm import ConfirmScreen
+
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(STAYED)
+            return
+        reviewers = self.session.reviewers
+        labs = reviewers.labels_of(fid, self.session.decisions.label(fid))
+
+        def done(choice: tuple[Verdict | None, str] | None) -> None:
+            if choice is None:
+                return
+            agreed = self.session.team.unanimous(fid) if choice[0] is not None else ""
+            if not agreed:
+                self.act(self.session.team.adjudicate(fid, choice[0], choice[1]))
+                return
+            self.push(ConfirmScreen("Override a unanimous decision?", f"{agreed}; override with a final verdict?"),
+                      lambda yes: self.act(self.session.team.adjudicate(fid, choice[0], choice[1], override=True))
+                      if yes else None)
+        self.push(AdjudicateScreen(fid, labs, reviewers.snapshot.finals.get(fid), self.screen.symbols), done)
+
+    def show_errors(self) -> None:
+        """``E``: list what did not load."""
+        from reviewer.ui.screens.errors import ErrorsScreen
+
+        self.push(ErrorsScreen(self.session.folder.load_errors))
+
+    def help(self) -> None:
+        """``?``."""
+        from reviewer.ui.screens.help import HelpScreen
+
+        self.push(HelpScreen())
+
+    def clusters(self) -> None:
+        """``C``: the clusters screen."""
+        from reviewer.ui.screens.clusters import ClustersScreen
+
+        self.push(ClustersScreen(self.session))
+
+    def stats(self) -> None:
+        """``S``: the statistics screen."""
+        from reviewer.ui.screens.stats import StatsScreen
+
+        self.push(StatsScreen(self.session.analyses.stats))
+
+    def label_history(self) -> None:
+        """``H``: the current failure's label history from git."""
+        from reviewer.ui.screens.history import HistoryScreen
+
+        fid = self.session.selection.failure_id
+        refusal = self.session.git.unavailable("History") if fid else STAYED
+        if refusal is not None:
+            self.act(refusal)
+        else:
+            self.push(HistoryScreen(fid, self.session.analyses.history, self.screen.symbols))
