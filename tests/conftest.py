@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 from sessionkit import small_folder
 
+# pytest-xdist's workers set COLUMNS=80 and LINES=24; programs the tests start in a terminal
+# (tmux) would then draw at 80x24 whatever the terminal's size. A user's shell pins neither.
+for _pinned in ("COLUMNS", "LINES"):
+    os.environ.pop(_pinned, None)
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
 
