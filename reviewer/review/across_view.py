@@ -222,16 +222,38 @@ def share_text(failing: int, total: int, spec: int, cap: int, symbols: Mapping[s
     return text
 
 
+def short_names(cids: tuple[str, ...], cap: int = 40) -> dict[str, str]:
+    """A row title per check id: its last part (``test_large_value`` of ``oracle:f.py::test_large_value``)
+    when that is unique within the task, else the whole id; capped, sanitised."""
+    def tail(cid: str) -> str:
+        return cid.rpartition("::")[2] if "::" in cid else cid.partition(":")[2] or cid
+    tails = [tail(c) for c in cids]
+    return {c: one_line(t if tails.count(t) == 1 else c, cap) for c, t in zip(cids, tails)}
+
+
+def describe_cell(row: GridRow, cell: Cell | None, header: str, verdict_of: Callable[[str], str]) -> str:
+    """The line under the matrix for the cell under the cursor: the full check id, the run, the result."""
+    if cell is None:
+        return f"{row.key} · {row.share}"
+    where = one_line(cell.run, 120) if cell.run else "no run"
+    text = f"{one_line(row.key, 160)} · {header} · {where} · {cell.text}"
+    if cell.failing and cell.check:
+        verdict = verdict_of(f"{cell.run}#{cell.check}")
+        text += f" · you: {verdict or 'unlabelled'}"
+    return text
+
+
 def check_rows(m: Matrix, verdict_of: Callable[[str], str], symbols: Mapping[str, str] | None = None) -> list[GridRow]:
     """The checks of one task as rows, its runs as columns."""
     columns = run_columns(m)
+    names = short_names(m.checks)
     rows = []
     for cid in m.checks:
         cells = tuple(check_cell(m, run, cid, verdict_of, symbols) for run, _ in columns)
         present = [m.cells[(run, cid)] for run, _ in columns if (run, cid) in m.cells]
         failing = sum(1 for s in present if s in FAILING)
         verdicts = [verdict_of(f"{run}#{cid}") for run, _ in columns if m.cells.get((run, cid)) in FAILING]
-        rows.append(GridRow(cid, one_line(cid, 120), cells, share_text(failing, len(present), verdicts.count("specification"),
+        rows.append(GridRow(cid, names[cid], cells, share_text(failing, len(present), verdicts.count("specification"),
                                                                       verdicts.count("capability"), symbols)))
     return rows
 
@@ -291,5 +313,5 @@ def open_check(session: ReviewSession, run_key: str, cid: str = "", failing: boo
 
 __all__ = [
     "AcrossFound", "AcrossLine", "Cell", "Grid", "GridRow", "RESULT_MARKS", "VERDICT_MARKS", "across_heading",
-    "across_lines", "check_rows", "gist", "mark_of", "open_check", "read_across", "read_grid", "task_rows",
+    "across_lines", "check_rows", "describe_cell", "gist", "mark_of", "open_check", "read_across", "read_grid", "task_rows",
 ]

@@ -25,7 +25,17 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from reviewer.model.sanitize import one_line
-from reviewer.review.across_view import Cell, Grid, GridRow, check_rows, open_check, read_grid, run_columns, task_rows
+from reviewer.review.across_view import (
+    Cell,
+    Grid,
+    GridRow,
+    check_rows,
+    describe_cell,
+    open_check,
+    read_grid,
+    run_columns,
+    task_rows,
+)
 from reviewer.review.session import ReviewSession
 from reviewer.ui.acted import Acted
 from reviewer.ui.bindings import MATRIX_BINDINGS
@@ -62,6 +72,10 @@ class MatrixScreen(ModalScreen[None]):
     #matrix-table {
         height: 1fr;
     }
+    #matrix-cell {
+        height: auto;
+        color: $text-accent;
+    }
     """
 
     class Found(Message):
@@ -81,6 +95,8 @@ class MatrixScreen(ModalScreen[None]):
         self.grid: Grid | None = None
         self.rows: list[GridRow] = []
         """The rows shown, in table order."""
+        self.headers: list[str] = []
+        """The column headers (models, or runs) between the title and the share."""
 
     @property
     def table(self) -> DataTable[Text]:
@@ -93,6 +109,7 @@ class MatrixScreen(ModalScreen[None]):
             box.border_title = Content("Task matrix")
             yield Static(Content("reading every run's checks\u2026"), id="matrix-note", markup=False)
             yield DataTable[Text](id="matrix-table", cursor_type="cell", zebra_stripes=True, fixed_columns=1)
+            yield Static(Content(""), id="matrix-cell", markup=False)
             yield Static(Content.from_markup(KEYS_LINE), classes="dialog-keys")
 
     def on_mount(self) -> None:
@@ -146,6 +163,7 @@ class MatrixScreen(ModalScreen[None]):
             self.rows = task_rows(grid, verdict_of, self.symbols)
             first = "task"
             what = f"{len(self.rows)} tasks by {len(headers)} models \u00b7 \u2713 every check passes, \u2717n failing checks"
+        self.headers = headers
         table.add_column(Text(first), key="title")
         for i, h in enumerate(headers):
             table.add_column(Text(h), key=f"c{i}")
@@ -186,6 +204,18 @@ class MatrixScreen(ModalScreen[None]):
         row = self.rows[coord.row]
         index = coord.column - 1
         return row, row.cells[index] if 0 <= index < len(row.cells) else None
+
+    @on(DataTable.CellHighlighted, "#matrix-table")
+    def cell_highlighted(self) -> None:
+        """Say in full what the cell under the cursor is."""
+        found = self.cell()
+        if found is None:
+            return
+        row, cell = found
+        index = self.table.cursor_coordinate.column - 1
+        header = self.headers[index] if 0 <= index < len(self.headers) else ""
+        text = describe_cell(row, cell, header, self.session.decisions.verdict)
+        self.query_one("#matrix-cell", Static).update(Content(text))
 
     # ---- keys --------------------------------------------------------------------------------
 

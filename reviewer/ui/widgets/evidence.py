@@ -68,8 +68,8 @@ class EvidencePanel(Vertical):
 
         settles = decidable(evidence)
         self.decidable = settles is not None
-        mark = (f"  {MARK} decidable by re-scoring", "bold $text-accent") if settles is not None else ""
-        self.border_title = Content.assemble("Evidence  ", (summary(evidence), "$text-muted"), mark)
+        mark = (f"{MARK} decidable by re-scoring  ", "bold $text-accent") if settles is not None else ""
+        self.border_title = Content.assemble("Evidence  ", mark, (summary(evidence), "$text-muted"))
         lines = evidence_lines(evidence)
         if settles is not None:
             lines.insert(0, Content.styled(settles.line, "bold $text-accent"))
