@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 from uihelp import make_app, press, settle, sync
+from uikit import HOSTILE_SHOWN
 
 from reviewer.model.label import Verdict
 from reviewer.store.config import Settings
@@ -145,3 +146,20 @@ async def test_decidable_by_rescoring_marks_a_notation_failure_not_a_capability_
                 assert "re-score: proposed repair rename-key:steps:mults (key steps->mults)" in text
             else:  # its near miss (result= for value=) is a notation the brief states: no mark
                 assert "re-score" not in text and panel.evidence.near_misses
+
+
+@sync
+async def test_hostile_names_show_literally_in_across_and_matrix(hostile: Path) -> None:
+    app = make_app(hostile, reviewer="alice")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        for key, kind in (("a", AcrossScreen), ("M", MatrixScreen)):
+            await press(app, pilot, key)
+            await settle(app, pilot)
+            assert isinstance(app.screen, kind)
+            table = app.screen.query_one(DataTable)
+            cells = [c for r in rows(table) for c in r] + [str(c.label) for c in table.columns.values()]
+            assert any(c.startswith(HOSTILE_SHOWN) for c in cells)  # the markup shows as text
+            assert not any("\x1b" in c or "\x07" in c for c in cells)
+            await press(app, pilot, "escape")
+        assert app.is_running and app.screen is app.review_screen
