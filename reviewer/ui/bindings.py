@@ -106,6 +106,10 @@ TABLE: tuple[Entry, ...] = (
           "Failure clusters across models: walk one with j/k, or label it all after a confirmation"),
     entry(APP, "S", "screen.stats", "Statistics", "stats",
           "Per task and model shares, the verifier false-negative rate and each reviewer's progress"),
+    entry(APP, "a", "screen.across_models", "Across models", "across-models",
+          "This check in every model's run of the task: result, message, your label; enter opens one"),
+    entry(APP, "M", "screen.task_matrix", "Task matrix", "task-matrix",
+          "Tasks (t: checks of a task) by model: pass / fail with your verdicts; enter opens the cell"),
     entry(APP, "ctrl+w", "dismiss_warning", "Dismiss warning", "dismiss-warning",
           "Hide the warning bar (broken theme files, settings problems)", show=True),
     entry(REVIEWERS, "ctrl+g", "screen.commit_labels", "Commit labels", "commit-labels",
@@ -220,6 +224,28 @@ STATS_BINDINGS: list[BindingType] = [
 ]
 """Keys of the statistics screen (S)."""
 
+ACROSS_BINDINGS: list[BindingType] = [
+    Binding("enter", "open", "Open", show=False, id="across-open",
+            tooltip="Open the run under the cursor at this check (its failure, or the run when it passes)"),
+    Binding("j", "cursor(1)", "Down", show=False, id="across-down", tooltip="Next run"),
+    Binding("k", "cursor(-1)", "Up", show=False, id="across-up", tooltip="Previous run"),
+    Binding("escape,q,a", "dismiss", "Close", show=False, id="across-close", tooltip="Close the across-models view"),
+]
+"""Keys of the across-models view (a)."""
+
+MATRIX_BINDINGS: list[BindingType] = [
+    Binding("enter", "open", "Open", show=False, id="matrix-open",
+            tooltip="Open the cell's run at its check; on a task's name, show the task's checks"),
+    Binding("t", "switch", "Tasks / checks", show=False, id="matrix-toggle",
+            tooltip="Switch between every task and the checks of the task under the cursor"),
+    Binding("h", "move(0, -1)", "Left", show=False, id="matrix-left", tooltip="Previous column"),
+    Binding("j", "move(1, 0)", "Down", show=False, id="matrix-down", tooltip="Next row"),
+    Binding("k", "move(-1, 0)", "Up", show=False, id="matrix-up", tooltip="Previous row"),
+    Binding("l", "move(0, 1)", "Right", show=False, id="matrix-right", tooltip="Next column"),
+    Binding("escape,q,M", "dismiss", "Close", show=False, id="matrix-close", tooltip="Close the task matrix"),
+]
+"""Keys of the task matrix (M)."""
+
 LOCAL_TABLES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Run list", NAVIGATOR_BINDINGS),
     ("Run search (/)", SEARCH_BINDINGS),
@@ -227,6 +253,8 @@ LOCAL_TABLES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Text panes after a find", TEXT_VIEW_BINDINGS),
     ("Clusters screen (C)", CLUSTER_BINDINGS),
     ("Statistics screen (S)", STATS_BINDINGS),
+    ("Across models (a)", ACROSS_BINDINGS),
+    ("Task matrix (M)", MATRIX_BINDINGS),
     ("Confirmation dialog", CONFIRM_BINDINGS),
 )
 """Keys that belong to one widget, by help section."""

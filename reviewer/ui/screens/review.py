@@ -238,6 +238,14 @@ class ReviewScreen(Screen[None]):
         """``S``: the statistics screen."""
         self.dialogs.stats()
 
+    def action_across_models(self) -> None:
+        """``a``: this check across every model's run of the task."""
+        self.dialogs.across_models()
+
+    def action_task_matrix(self) -> None:
+        """``M``: the task x model matrix."""
+        self.dialogs.task_matrix()
+
     def action_commit_labels(self) -> None:
         """``ctrl+g``: commit this reviewer's label files, and nothing else."""
         self.act(self.session.commit())

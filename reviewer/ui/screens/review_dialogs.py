@@ -1,4 +1,5 @@
-"""The dialogs the review screen opens: note, tags, adjudication, history, errors, help, clusters, stats.
+"""The dialogs the review screen opens: note, tags, adjudication, history, errors, help, clusters, stats,
+across models, the task matrix.
 
 Each takes what it needs from the session, pushes its screen, and hands what the reviewer chose
 back to the session; the outcome is posted through the review screen like any key's.
@@ -100,6 +101,23 @@ class ReviewDialogs:
         from reviewer.ui.screens.stats import StatsScreen
 
         self.push(StatsScreen(self.session.analyses.stats))
+
+    def across_models(self) -> None:
+        """``a``: the current check across models."""
+        from reviewer.ui.screens.across import AcrossScreen
+
+        fid = self.session.selection.failure_id
+        if not fid:
+            self.act(tell("Across models compares a failing check: select one first (j / k).", bell=True))
+            return
+        self.push(AcrossScreen(self.session, fid, self.screen.symbols))
+
+    def task_matrix(self) -> None:
+        """``M``: the task x model matrix, on the checks of the current task."""
+        from reviewer.ui.screens.matrix import MatrixScreen
+
+        run = self.session.current_run()
+        self.push(MatrixScreen(self.session, run.task if run is not None else "", self.screen.symbols))
 
     def label_history(self) -> None:
         """``H``: the current failure's label history from git."""

@@ -1,7 +1,9 @@
 """The Evidence strip under the panes: what the failing check demanded and whether the brief says so.
 
 It shows what it is handed: the app computes the evidence in a worker (remembered per failure,
-so stepping back is instant) and hands it over. ``v`` hides and shows the strip.
+so stepping back is instant) and hands it over. ``v`` hides and shows the strip. A failure a
+proposed repair of notation would settle is marked "decidable by re-scoring", with the repair
+(:mod:`reviewer.analysis.decidable`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class EvidencePanel(Vertical):
         """The failure shown (or being computed)."""
         self.evidence: Evidence | None = None
         """The evidence on screen, None while computing or when there is none."""
+        self.decidable = False
+        """The failure shown is decidable by re-scoring (a proposed repair would settle it)."""
 
     @property
     def view(self) -> TextView:
@@ -46,7 +50,7 @@ class EvidencePanel(Vertical):
 
     def waiting(self, failure_id: str) -> None:
         """A failure whose evidence is being computed."""
-        self.failure_id, self.evidence = failure_id, None
+        self.failure_id, self.evidence, self.decidable = failure_id, None, False
         self.border_title = Content("Evidence")
         if failure_id:
             self.view.show_notice("reading the brief and the check\u2026")
@@ -55,10 +59,18 @@ class EvidencePanel(Vertical):
 
     def show(self, failure_id: str, evidence: Evidence | None, error: str = "") -> None:
         """Title with the counts, then one line per near-miss, demand and hint (or why there is none)."""
-        self.failure_id, self.evidence = failure_id, evidence
+        self.failure_id, self.evidence, self.decidable = failure_id, evidence, False
         if evidence is None:
             self.border_title = Content("Evidence")
             self.view.show_notice(f"the evidence could not be computed: {one_line(error, 300)}", "$text-error")
             return
-        self.border_title = Content.assemble("Evidence  ", (summary(evidence), "$text-muted"))
-        self.view.set_lines(evidence_lines(evidence))
+        from reviewer.analysis.decidable import MARK, decidable
+
+        settles = decidable(evidence)
+        self.decidable = settles is not None
+        mark = (f"{MARK} decidable by re-scoring  ", "bold $text-accent") if settles is not None else ""
+        self.border_title = Content.assemble("Evidence  ", mark, (summary(evidence), "$text-muted"))
+        lines = evidence_lines(evidence)
+        if settles is not None:
+            lines.insert(0, Content.styled(settles.line, "bold $text-accent"))
+        self.view.set_lines(lines)
