@@ -88,7 +88,7 @@ async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_
         await pilot.press("y")
         await pilot.pause()
         strip = app.review_screen.query_one(RescoreStrip)
-        assert strip.display and "re-scoring test_single_node" in str(strip.content)
+        assert strip.display and "re-scoring" in str(strip.content) and "cancels · test_single_node" in str(strip.content)
         await pilot.press("j")  # the screen is live while the sandbox runs
         await until(pilot, lambda: app.session.selection.failure_id != CONNECTED)
         assert app.review_screen.rescores.rescoring.running is not None

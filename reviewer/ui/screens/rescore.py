@@ -82,7 +82,7 @@ class RescoreDialog(ModalScreen[bool]):
     DEFAULT_CSS = """
     RescoreDialog { align: center middle; }
     #rescore-box { width: 100; max-width: 96%; height: auto; max-height: 90%; }
-    #rescore-text { height: auto; max-height: 24; margin: 1 0; }
+    #rescore-text { height: auto; max-height: 55vh; margin: 1 0 0 0; }
     #rescore-buttons { height: auto; align-horizontal: right; }
     #rescore-buttons Button { margin-left: 2; }
     """

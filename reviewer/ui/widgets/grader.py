@@ -38,7 +38,7 @@ class GraderPane(Pane):
 
     TITLE = "Grader"
     DEFAULT_CSS = """
-    GraderPane #rescored-title { height: 2; border-top: solid $border-blurred; }
+    GraderPane #rescored-title { height: 1; background: $boost; }
     GraderPane #rescored { height: 1fr; }
     """
 

@@ -21,7 +21,7 @@ def bar(fraction: float, width: int = BAR) -> str:
 
 
 class RescoreStrip(Static):
-    """``↻ re-scoring … ███░░░ repaired run · 3.2 s · escape or R cancels``."""
+    """``↻ re-scoring ███░░░ repaired run · 3.2 s · escape/R cancels · test_single_node``."""
 
     DEFAULT_CSS = """
     RescoreStrip {
@@ -43,9 +43,9 @@ class RescoreStrip(Static):
         """Show a running re-score."""
         self.display = True
         self.update(Content.assemble(
-            ("\u21bb re-scoring ", "bold $text-accent"), (one_line(subject, 48), "bold"), "  ",
-            (bar(fraction), "$text-accent"), f"  {one_line(phase, 40)} \u00b7 {seconds:.1f} s \u00b7 ",
-            (cancel_keys, "bold"), (" cancels", "$text-muted")))
+            ("\u21bb re-scoring ", "bold $text-accent"), (bar(fraction), "$text-accent"),
+            f"  {one_line(phase.partition(' (')[0], 30)} \u00b7 {seconds:.1f} s \u00b7 ", (cancel_keys, "bold"),
+            (" cancels \u00b7 ", "$text-muted"), (one_line(subject, 60), "bold")))
 
     def done(self) -> None:
         """No re-score runs any more."""
