@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 from reviewer.model import Failure, Run
 from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
-from reviewer.model.sanitize import one_line
+from reviewer.model.sanitize import one_line, plain
 from reviewer.rescore.engine import MISSING, NotRerunnable, Options, Rescore, rescore_grader
 from reviewer.rescore.record import Entry, RecordUnsafe, latest_for, save
 from reviewer.rescore.runtime import RuntimeMissing, describe, runtimes
@@ -62,7 +62,11 @@ class Plan:
     tool: Tool
 
     def lines(self) -> list[str]:
-        """The confirmation's text, a line each (plain; the screen shows it without markup)."""
+        """The confirmation's text, a line each, sanitised (the screen shows it without markup)."""
+        return [plain(line) for line in self.text()]
+
+    def text(self) -> list[str]:
+        """The confirmation's lines as written from the run's data."""
         out = [f"Failure: {self.failure_id}", ""]
         for r in self.repairs:
             out.append(f"Repair: {describe_repair(r)}" + (f"   ({one_line(r.reason, 160)})" if r.reason else ""))
@@ -117,8 +121,8 @@ class Shown:
 
     @property
     def note(self) -> str:
-        """The note to pre-fill when labelling after this re-score."""
-        return f"re-scored in the sandbox: {self.summary}"
+        """The note to pre-fill when labelling after this re-score (sanitised: it is saved as written)."""
+        return plain(f"re-scored in the sandbox: {self.summary}")
 
     def counts(self) -> tuple[int, int, int]:
         """(checks flipped fail -> pass, still failing with the repair, passing checks the repair broke)."""
@@ -300,12 +304,12 @@ class Rescoring:
         if done.cancelled:
             return tell("Re-score cancelled: nothing was recorded.", "Re-score", "warning", 6)
         if done.shown is None:
-            return tell(f"The re-score could not run: {done.error}", "Re-score failed", "error", 20)
+            return tell(plain(f"The re-score could not run: {done.error}"), "Re-score failed", "error", 20)
         self.known.put(done.failure_id, done.shown)
         self.offered.discard(done.failure_id)
         out = tell(summary_text(done.shown), "Re-scored", "information" if done.shown.reproduced else "warning", 15)
         if done.unsaved:
-            out = out.then(tell(f"The re-score was not saved: {done.unsaved}", "Re-score", "error", 20))
+            out = out.then(tell(plain(f"The re-score was not saved: {done.unsaved}"), "Re-score", "error", 20))
         return out
 
     def recorded(self, failure_id: str, shown: Shown | None) -> None:
@@ -352,4 +356,4 @@ def summary_text(shown: Shown) -> str:
     if shown.saved:
         parts.append(f"Saved in {shown.saved}.")
     parts.append("Grader pane: the re-scored output; n: a note with it.")
-    return " ".join(parts)
+    return plain(" ".join(parts))

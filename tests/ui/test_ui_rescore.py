@@ -173,3 +173,20 @@ async def test_refusals_say_why_and_run_nothing(tmp_path: Path, basic: Path, mon
         await press(app, pilot, "y")  # y on a refusal only closes it
         assert app.screen is app.review_screen and app.review_screen.rescores.rescoring.running is None
         assert not list(folder.glob("*/rescores"))
+
+
+def test_what_a_re_score_says_is_sanitised() -> None:
+    from reviewer.model.repair import Repair, RepairKind
+    from reviewer.rescore.sandbox import Tool
+    from reviewer.review.rescoring import Plan, Shown, summary_text
+    from reviewer.ui.render.rescored import rescored_lines, title
+
+    evil = "\x1b]0;PWNED\x07[b]x"
+    plan = Plan("s/r#g:k", "s/r", "g", (Repair(RepairKind.RENAME_KEY, (evil, "mults"), evil),), f"python {evil}", "",
+                "p.py", "python 3.11", 120, Tool("/usr/bin/bwrap", "/usr/bin/prlimit", "bubblewrap 0.8.0", False))
+    shown = Shown("s/r#g:k", (f"key {evil}->mults",), f"0/1 -> 1/1 with key {evil}->mults", ((evil, "fail", "fail", "pass"),),
+                  f"\x1b[31mred\x1b[0m {evil}", "at", evil, True, True, True, (evil,), "s/rescores/bo.toml")
+    drawn = [*plan.lines(), summary_text(shown), shown.note, title(shown).plain,
+             *(line.plain for line in rescored_lines(shown)[0])]
+    assert all("\x1b" not in text and "\x07" not in text for text in drawn)
+    assert any("[b]x" in text for text in drawn)  # shown literally, never parsed as markup

@@ -23,6 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
+from reviewer.model.sanitize import plain
 from reviewer.review.outcome import tell
 from reviewer.review.rescoring import Finished, Plan, Refusal, Rescoring, Shown
 from reviewer.ui.bindings import BY_ID, CONFIRM_BINDINGS, key_label
@@ -94,7 +95,7 @@ class RescoreDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """The text and the buttons."""
         refused = isinstance(self.plan, Refusal)
-        lines = [self.plan.reason] if isinstance(self.plan, Refusal) else self.plan.lines()
+        lines = [plain(self.plan.reason)] if isinstance(self.plan, Refusal) else self.plan.lines()
         with Vertical(id="rescore-box", classes="dialog") as box:
             box.border_title = Content("Cannot re-score" if refused else "Re-score with the proposed repair?")
             with VerticalScroll(id="rescore-text"):
