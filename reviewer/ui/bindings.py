@@ -110,6 +110,12 @@ TABLE: tuple[Entry, ...] = (
           "This check in every model's run of the task: result, message, your label; enter opens one"),
     entry(APP, "M", "screen.task_matrix", "Task matrix", "task-matrix",
           "Tasks (t: checks of a task) by model: pass / fail with your verdicts; enter opens the cell"),
+    entry(APP, "R", "screen.rescore", "Re-score", "rescore",
+          "Re-score with the proposed repair: run the recorded grader again on the recorded program, the notation "
+          "repaired, inside the bubblewrap sandbox (asks first; runs in the background; R again or escape cancels)",
+          show=True),
+    entry(APP, "escape", "screen.cancel_rescore", "Cancel re-score", "cancel-rescore",
+          "Cancel the re-score running in the background (its sandbox is stopped; nothing is recorded)"),
     entry(APP, "ctrl+w", "dismiss_warning", "Dismiss warning", "dismiss-warning",
           "Hide the warning bar (broken theme files, settings problems)", show=True),
     entry(REVIEWERS, "ctrl+g", "screen.commit_labels", "Commit labels", "commit-labels",
@@ -125,6 +131,9 @@ TABLE: tuple[Entry, ...] = (
     entry(APP, "question_mark", "screen.help", "Help", "help", "Show every key", show=True),
     entry(APP, "q,ctrl+q", "quit", "Quit", "quit", "Quit reviewer", show=True),
 )
+
+PALETTE_NAMES: dict[str, str] = {"rescore": "Re-score with the proposed repair"}
+"""Binding id -> the command palette's name where it says more than the footer's word."""
 
 BINDINGS: list[BindingType] = [e.binding for e in TABLE]
 """The app's bindings, in table order."""

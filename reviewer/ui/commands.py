@@ -7,7 +7,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from reviewer.ui.bindings import TABLE, key_label
+from reviewer.ui.bindings import PALETTE_NAMES, TABLE, key_label
 
 
 class BindingCommands(Provider):
@@ -20,7 +20,7 @@ class BindingCommands(Provider):
             b = e.binding
             if b.action == "quit":
                 continue
-            name = f"{b.description} ({key_label(self.app, b)})"
+            name = f"{PALETTE_NAMES.get(b.id or '', b.description)} ({key_label(self.app, b)})"
             out.append((name, b.action, b.tooltip))
         return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -25,7 +26,8 @@ from reviewer.review.view import FailureView
 from reviewer.ui.acted import Acted
 from reviewer.ui.render.lines import LINE_CAP
 from reviewer.ui.render.panes import Rendered
-from reviewer.ui.screens.review_dialogs import ReviewDialogs
+from reviewer.ui.screens.rescore import RescoreFlow, RescoreMessage
+from reviewer.ui.screens.review_dialogs import STAYED, ReviewDialogs
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
 from reviewer.ui.widgets.code import CodePane, FileBar
 from reviewer.ui.widgets.evidence import EvidencePanel
@@ -33,6 +35,7 @@ from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.keybar import KeyBar
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.pane import Pane
+from reviewer.ui.widgets.rescore_strip import RescoreStrip
 from reviewer.ui.widgets.transcript import TranscriptPane
 from reviewer.ui.widgets.warning_bar import BarWarning, WarningBar
 from reviewer.ui.widgets.workspace import Workspace, pane_of
@@ -42,7 +45,6 @@ WIDE = 160
 SMALL = 100
 """Columns below which the run list narrows."""
 MOVED = doing(Work.SELECTION)
-STAYED = tell("", bell=True)
 
 
 class ReviewScreen(Screen[None]):
@@ -62,6 +64,7 @@ class ReviewScreen(Screen[None]):
         self.code_cap = LINE_CAP
         self.output_cap = LINE_CAP
         self.dialogs = ReviewDialogs(self)
+        self.rescores = RescoreFlow(self)
         self.symbols: Mapping[str, str] = {}
         """The theme's verdict symbols (the app keeps them current)."""
 
@@ -71,6 +74,7 @@ class ReviewScreen(Screen[None]):
             yield NavigatorPanel(self.run_list)
             yield Workspace()
         yield FindBar()
+        yield RescoreStrip()
         yield StatusBar()
         yield KeyBar()
 
@@ -104,6 +108,7 @@ class ReviewScreen(Screen[None]):
         """Every pane from one rendered view (``view``: the same view as the session took it)."""
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
         self.run_list.show_run(view.selection.run_key)
+        self.rescores.opened(view.selection.failure_id)
 
     def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
         """Labels changed: the check list (from the view as it is now) and the run list's counts."""
@@ -217,6 +222,19 @@ class ReviewScreen(Screen[None]):
     def action_adjudicate(self) -> None:
         """``A``: record the final verdict of the current failure."""
         self.dialogs.adjudicate()
+
+    def action_rescore(self) -> None:
+        """``R``: re-score the failure with the proposed repair (asks first), or cancel the running one."""
+        self.rescores.key()
+
+    def action_cancel_rescore(self) -> None:
+        """escape: cancel the running re-score."""
+        self.rescores.cancel()
+
+    @on(RescoreMessage)
+    def rescore_reported(self, message: RescoreMessage) -> None:
+        """A re-score worker reported."""
+        self.rescores.take(message)
 
     def action_show_errors(self) -> None:
         """``E``: list what did not load."""

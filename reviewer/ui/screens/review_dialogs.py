@@ -40,7 +40,7 @@ class ReviewDialogs:
         if not fid:
             self.act(STAYED)
             return
-        self.push(NoteScreen(fid, self.session.labeller.annotation(fid)[0]),
+        self.push(NoteScreen(fid, self.screen.rescores.note(fid, self.session.labeller.annotation(fid)[0])),
                   lambda note: None if note is None else self.act(self.session.note(fid, note)))
 
     def tags(self) -> None:

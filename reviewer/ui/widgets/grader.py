@@ -1,4 +1,5 @@
-"""The Grader pane: the checks with their status, and the raw output with its colours."""
+"""The Grader pane: the checks with their status, the raw output with its colours, and beneath
+them, when the failure was re-scored, the re-scored checks and output (marked "re-scored with …")."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import Static
 
 from reviewer.model import GraderRecord
 from reviewer.model.sanitize import one_line
+from reviewer.review.rescoring import Shown
 from reviewer.review.view import FailureView
 from reviewer.ui.render.checks import check_list, locate
 from reviewer.ui.render.lines import plain_texts
 from reviewer.ui.render.panes import Part
+from reviewer.ui.render.rescored import rescored_lines, title
 from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.text_view import TextView
 
@@ -33,6 +37,10 @@ class GraderPane(Pane):
     """A grader's verdicts on the current attempt."""
 
     TITLE = "Grader"
+    DEFAULT_CSS = """
+    GraderPane #rescored-title { height: 1; background: $boost; }
+    GraderPane #rescored { height: 1fr; }
+    """
 
     class CheckPicked(Message):
         """A check of the list was clicked."""
@@ -50,11 +58,38 @@ class GraderPane(Pane):
         self.shown: Hashable = None
         """The key of the output on screen."""
         self.output_plain: list[str] = []
+        self.rescored: Shown | None = None
+        """The re-score shown beneath the output (None: the section is hidden)."""
 
     def compose_body(self) -> ComposeResult:
-        """Check list above, raw output below."""
+        """Check list above, raw output below, then the re-score section (hidden until there is one)."""
         yield TextView(wrap=True, id="checks", classes="checks")
         yield TextView(id="output")
+        yield Static(Content(""), id="rescored-title", markup=False)
+        yield TextView(id="rescored")
+
+    def on_mount(self) -> None:
+        """No re-score to show yet (the pane's own mounting runs too: Textual calls each class's handler)."""
+        self.query_one("#rescored-title").display = False
+        self.rescored_view.display = False
+
+    @property
+    def rescored_view(self) -> TextView:
+        """The re-scored checks and output."""
+        return self.query_one("#rescored", TextView)
+
+    def show_rescored(self, shown: Shown | None) -> None:
+        """Show a re-score of the current failure beneath the recorded output, or hide the section."""
+        if shown == self.rescored:
+            return
+        self.rescored = shown
+        head = self.query_one("#rescored-title", Static)
+        head.display = self.rescored_view.display = shown is not None
+        if shown is None:
+            return
+        head.update(title(shown))
+        lines, width = rescored_lines(shown)
+        self.rescored_view.set_lines(lines, width)
 
     @property
     def checks_view(self) -> TextView:

@@ -95,6 +95,7 @@ class Workspace(Vertical):
             out.append(self.pane(pane_id).focus_target())
             if pane_id == "grader":
                 out.append(self.query_one("#output"))
+                out += [view for view in self.query("#rescored").results(TextView) if view.display]
         return out
 
     def show(self, rendered: Rendered, symbols: Mapping[str, str]) -> None:

@@ -1,0 +1,192 @@
+"""``R`` in the app: re-score the current failure with its proposed repair, for real.
+
+The corpus's connected--atlas-7b prints ``connected=true`` where its oracle reads ``yes``; the
+evidence proposes the vocabulary repair. The grader really runs twice in the bubblewrap sandbox
+(about 3 s); the screen stays live meanwhile, escape cancels, and the record it leaves is shown
+when the failure is opened again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Button, Static, TextArea
+from uihelp import make_app, press, settle, sync
+
+from reviewer.rescore.record import latest_for
+from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
+from reviewer.ui.app import ReviewApp
+from reviewer.ui.screens.annotate import NoteScreen
+from reviewer.ui.screens.help import HelpScreen
+from reviewer.ui.screens.rescore import RescoreDialog
+from reviewer.ui.widgets.grader import GraderPane
+from reviewer.ui.widgets.rescore_strip import RescoreStrip
+
+REPO = Path(__file__).resolve().parents[2]
+CONNECTED = "oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_single_node"
+SUMMARY = "1/6 -> 3/6 with value true->yes under connected"
+
+
+def corpus(tmp_path: Path) -> Path:
+    """A private copy of the bundled corpus (the record is written into it)."""
+    dest = tmp_path / "corpus" / "sessions"
+    shutil.copytree(REPO / "sessions", dest, symlinks=True)
+    return dest
+
+
+def need_sandbox() -> None:
+    """The sandbox is part of what is tested (CI installs bubblewrap)."""
+    try:
+        require_sandbox()
+    except SandboxUnavailable as exc:
+        pytest.fail(f"these tests need a working bubblewrap: {exc}")
+
+
+async def until(pilot: Pilot[Any], ok: Callable[[], bool], seconds: float = 60) -> None:
+    """Let the app run until ``ok()`` holds (without waiting for every worker, as ``settle`` does)."""
+    deadline = time.monotonic() + seconds
+    while not ok():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the app did not get there")
+        await pilot.pause()
+        await asyncio.sleep(0.02)
+
+
+def dialog_text(app: ReviewApp) -> str:
+    """The re-score dialog's body."""
+    assert isinstance(app.screen, RescoreDialog), app.screen
+    return str(app.screen.query_one("#rescore-body", Static).content)
+
+
+def grader_title(app: ReviewApp) -> str:
+    """The Grader pane's re-score title line."""
+    return str(app.review_screen.query_one("#rescored-title", Static).content)
+
+
+@sync
+async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_path: Path) -> None:
+    need_sandbox()
+    folder = corpus(tmp_path)
+    app = make_app(folder, reviewer="bo", start_failure=CONNECTED)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.session.selection.failure_id == CONNECTED
+        pane = app.review_screen.query_one(GraderPane)
+        assert pane.rescored is None and not pane.rescored_view.display  # no record yet
+        await press(app, pilot, "R")
+        text = dialog_text(app)
+        for said in ("Repair: value true->yes under connected", "Grader command: python -m pytest -rA --color=yes "
+                     "oracle_connected.py", "inside the bubblewrap sandbox", "No network", "never as a label"):
+            assert said in text, said
+        assert not list(folder.glob("*/rescores"))  # asking ran nothing
+        await pilot.press("y")
+        await pilot.pause()
+        strip = app.review_screen.query_one(RescoreStrip)
+        assert strip.display and "re-scoring" in str(strip.content) and "cancels · test_single_node" in str(strip.content)
+        await pilot.press("j")  # the screen is live while the sandbox runs
+        await until(pilot, lambda: app.session.selection.failure_id != CONNECTED)
+        assert app.review_screen.rescores.rescoring.running is not None
+        await pilot.press("k")
+        await until(pilot, lambda: app.review_screen.rescores.rescoring.running is None)
+        await settle(app, pilot)
+        assert app.session.selection.failure_id == CONNECTED
+        assert not strip.display
+        said = [n for n in app.notes if n.title == "Re-scored"]  # type: ignore[attr-defined]
+        assert said and SUMMARY in said[-1].message and "This check: fail -> pass (flipped" in said[-1].message
+        assert "2 check(s) flipped fail -> pass, 3 still failing" in said[-1].message
+        entry = latest_for(folder, CONNECTED)
+        assert entry is not None and entry.reviewer == "bo" and entry.repairs == ("map-value:connected:true:yes",)
+        assert CONNECTED in entry.flipped and (folder / "oracle-2026-10" / "rescores" / "bo.toml").is_file()
+        assert pane.rescored_view.display and "re-scored with value true->yes under connected" in grader_title(app)
+        assert "test_single_node" in " ".join(pane.rescored.rows[i][0] for i in range(len(pane.rescored.rows)))
+        await press(app, pilot, "n")
+        assert isinstance(app.screen, NoteScreen)
+        assert app.screen.query_one(TextArea).text == f"re-scored in the sandbox: {SUMMARY}"
+        await press(app, pilot, "ctrl+s")
+        assert app.session.labeller.annotation(CONNECTED)[0] == f"re-scored in the sandbox: {SUMMARY}"
+
+    again = make_app(folder, reviewer="al", start_failure=CONNECTED)  # another reviewer opens the failure
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(again, pilot)
+        pane = again.review_screen.query_one(GraderPane)
+        assert pane.rescored is not None and not pane.rescored.fresh
+        assert "re-scored with value true->yes under connected" in grader_title(again) and "(bo, " in grader_title(again)
+        await press(again, pilot, "n")
+        assert again.screen.query_one(TextArea).text == f"re-scored in the sandbox: {SUMMARY}"
+
+
+@sync
+async def test_escape_cancels_a_running_re_score_and_nothing_is_recorded(tmp_path: Path) -> None:
+    need_sandbox()
+    folder = corpus(tmp_path)
+    app = make_app(folder, reviewer="bo", start_failure=CONNECTED)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "R")
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.review_screen.rescores.rescoring.running is not None
+        await pilot.press("escape")
+        await until(pilot, lambda: app.review_screen.rescores.rescoring.running is None, 30)
+        await settle(app, pilot)
+        titles = [n.title for n in app.notes]  # type: ignore[attr-defined]
+        assert "Re-scored" not in titles
+        assert any(n.message.startswith("Re-score cancelled") for n in app.notes)  # type: ignore[attr-defined]
+        assert not app.review_screen.query_one(RescoreStrip).display
+        assert app.review_screen.query_one(GraderPane).rescored is None
+        assert latest_for(folder, CONNECTED) is None and not list(folder.glob("*/rescores/*.toml"))
+
+
+@sync
+async def test_refusals_say_why_and_run_nothing(tmp_path: Path, basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(basic, reviewer="ana")  # the UI kit's runs declare no [grader.rerun]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "ctrl+p")
+        for key in "Re-score with":
+            await pilot.press("space" if key == " " else key)
+        await press(app, pilot, "enter")
+        text = dialog_text(app)
+        assert "declares no way to re-run" in text and "Nothing was run" in text
+        assert [b.id for b in app.screen.query(Button)] == ["rescore-no"]
+        await press(app, pilot, "escape", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("#help-text", Static).content)
+        assert "Re-score" in help_text and "cancel-rescore" in help_text
+
+    folder = corpus(tmp_path)
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))  # no bwrap (and no git: the app says so and goes on)
+    app = make_app(folder, reviewer="bo", start_failure=CONNECTED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "R")
+        text = dialog_text(app)
+        assert "bubblewrap" in text and "Nothing was run" in text and "Traceback" not in text
+        await press(app, pilot, "y")  # y on a refusal only closes it
+        assert app.screen is app.review_screen and app.review_screen.rescores.rescoring.running is None
+        assert not list(folder.glob("*/rescores"))
+
+
+def test_what_a_re_score_says_is_sanitised() -> None:
+    from reviewer.model.repair import Repair, RepairKind
+    from reviewer.rescore.sandbox import Tool
+    from reviewer.review.rescoring import Plan, Shown, summary_text
+    from reviewer.ui.render.rescored import rescored_lines, title
+
+    evil = "\x1b]0;PWNED\x07[b]x"
+    plan = Plan("s/r#g:k", "s/r", "g", (Repair(RepairKind.RENAME_KEY, (evil, "mults"), evil),), f"python {evil}", "",
+                "p.py", "python 3.11", 120, Tool("/usr/bin/bwrap", "/usr/bin/prlimit", "bubblewrap 0.8.0", False))
+    shown = Shown("s/r#g:k", (f"key {evil}->mults",), f"0/1 -> 1/1 with key {evil}->mults", ((evil, "fail", "fail", "pass"),),
+                  f"\x1b[31mred\x1b[0m {evil}", "at", evil, True, True, True, (evil,), "s/rescores/bo.toml")
+    drawn = [*plan.lines(), summary_text(shown), shown.note, title(shown).plain,
+             *(line.plain for line in rescored_lines(shown)[0])]
+    assert all("\x1b" not in text and "\x07" not in text for text in drawn)
+    assert any("[b]x" in text for text in drawn)  # shown literally, never parsed as markup
