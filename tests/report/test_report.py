@@ -181,3 +181,13 @@ def test_missing_matplotlib_says_how_to_install(corpus: Path, tmp_path: Path) ->
 def test_unwritable_output_is_an_error(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(corpus), "-o", str(tmp_path / "missing" / "r.html")]) == 1
     assert "not written" in capsys.readouterr().err
+
+
+def test_a_model_that_passes_nothing_is_plotted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 0 of n: Wilson's lower bound comes out 1e-17 above the rate; matplotlib refused the negative bar
+    root = tmp_path / "sessions"
+    write_session(root, "s1", [RunSpec("r1", model="nil", checks=[{"key": f"k{i}", "status": "fail"} for i in range(14)]),
+                               RunSpec("r2", model="all", outcome="pass", checks=[{"key": "a", "status": "pass"}])])
+    page = report(capsys, root, tmp_path / "r.html", "--final")
+    assert check_figures(page, stats_json(capsys, root, "--final")) > 4
+    assert sum(1 for t, _ in page.tags if t == "svg") >= 2
