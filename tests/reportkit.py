@@ -64,3 +64,33 @@ def labelled_corpus(root: Path) -> Path:
             other = (C if verdict is S else S) if failure.id.startswith(BOB_DIFFERS) else verdict
             bob.decide(failure.id, other, "", tags if other is verdict else ())
     return root
+
+
+RESCORES = (
+    ("oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_single_node",
+     ("map-value:connected:true:yes", "map-value:connected:false:no")),
+    ("pounce-2026-11/roman-go--fjord-xl#heldout:build:roman", ("grade-where-saved:roman",)),
+)
+"""Two planted notation failures and their repairs: connected's five failures are labelled
+specification by alice; roman-go's build failure is left unlabelled, so re-scoring it moves the
+re-scored pass rate above the corrected one."""
+
+
+def rescore_corpus(root: Path, home: Path) -> list[dict[str, object]]:
+    """Really re-score :data:`RESCORES` in ``root`` (bubblewrap sandbox, the real graders) as
+    alice; the JSON line of each re-score. ``home`` holds the runs' private config folders."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = os.environ | {"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+                        "XDG_CACHE_HOME": str(home / "cache"), "GIT_CONFIG_GLOBAL": os.devnull}
+    out = []
+    for failure, repairs in RESCORES:
+        argv = [sys.executable, "-m", "reviewer.cli", "rescore", str(root), "--failure", failure, "--reviewer", "alice",
+                "--json", *(w for r in repairs for w in ("--repair", r))]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, check=False)
+        assert done.returncode == 0, done.stderr
+        out += [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return out

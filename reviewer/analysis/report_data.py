@@ -8,8 +8,10 @@ failures with what their check demanded that the brief did not state.
 Blind mode: when the scope is one reviewer's own labels, the agreement part is left out
 (``agreement`` is None) and nothing of another reviewer is read into the data.
 
-Re-scoring is a separate step: ``repaired`` (failures it repaired, for the re-scored pass rates)
-and ``rescores`` (a line per re-scored failure for the specification list) default to None.
+Re-scoring is a separate step whose records are read by :func:`reviewer.analysis.rescored.rescored`:
+given to :func:`build_report`, the checks they flipped give the re-scored pass rates, each
+specification failure whose grading was re-run says what happened to it, and the tally per task
+and model is shown; without it (or without any record) no re-scored figure appears.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from reviewer.analysis.evidence import evidence_for
 from reviewer.analysis.facts import Facts, FailureFact, FailureKey, collect
 from reviewer.analysis.intervals import kappa_interval
+from reviewer.analysis.rescored import Rescored
 from reviewer.analysis.score import Prediction, Score, score_predictions
 from reviewer.analysis.stats import Scope, Stats, compute_stats
 from reviewer.model.label import Verdict
@@ -107,6 +110,7 @@ class ReportData:
         agreement: None when hidden (blind mode, or one reviewer's labels).
         scorecards: one per predictions file.
         load_errors: files of the folder that did not load.
+        rescored: the saved re-scores (None: none were read).
     """
 
     folder: str
@@ -117,6 +121,7 @@ class ReportData:
     agreement: AgreementData | None
     scorecards: tuple[Scorecard, ...] = ()
     load_errors: int = 0
+    rescored: Rescored | None = None
 
     @property
     def scope(self) -> Scope:
@@ -181,8 +186,7 @@ def build_report(
     store: Store,
     scope: Scope,
     predictions: Collection[tuple[str, list[Prediction]]] = (),
-    repaired: Collection[FailureKey] | None = None,
-    rescores: Mapping[FailureKey, str] | None = None,
+    rescored: Rescored | None = None,
 ) -> ReportData:
     """Gather the report of a scanned store for a scope.
 
@@ -190,19 +194,19 @@ def build_report(
         store: the scanned sessions folder.
         scope: whose verdicts count; with one reviewer's, no other reviewer's label is used.
         predictions: (name, predictions) per predictor, scored against the same verdicts.
-        repaired: failures that re-scoring repaired (None: no re-score).
-        rescores: per re-scored failure, a line saying what re-scoring found (None: none).
+        rescored: the saved re-scores (:func:`reviewer.analysis.rescored.rescored`), or None.
     """
     facts = collect(store, only=scope.reviewer, count_passes=True)
-    stats = compute_stats(facts, repaired, scope)
+    stats = compute_stats(facts, rescored.repaired if rescored else None, scope)
     sessions = sorted(store.corpus.sessions)
     return ReportData(
         folder=store.root.name,
         runs=len(store.runs),
         stats=stats,
         tags=tag_shares(facts.failures),
-        spec_failures=spec_failures(store, facts, rescores),
+        spec_failures=spec_failures(store, facts, rescored.lines if rescored else None),
         agreement=agreement_data(store.root, sessions) if scope.shows_others else None,
         scorecards=tuple(Scorecard(name, score_predictions(list(preds), facts)) for name, preds in predictions),
         load_errors=len(store.errors),
+        rescored=rescored if rescored and rescored.repaired is not None else None,
     )

@@ -73,13 +73,15 @@ def resolve_scope(command: str, args: argparse.Namespace):
 def cmd_stats(args: argparse.Namespace) -> int:
     """reviewer stats."""
     from reviewer.analysis.facts import collect
+    from reviewer.analysis.rescored import rescored
     from reviewer.analysis.stats import compute_stats, render_stats, stats_json
-    from reviewer.rescore.tally import render_tally, tally, tally_json
+    from reviewer.rescore.tally import render_tally, tally_json
 
     scope = resolve_scope("stats", args)
     store = open_store(args.path)
-    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), scope=scope)
-    repaired, unread = tally(store)
+    rescores = rescored(store)
+    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
+    repaired, unread = rescores.tally, list(rescores.errors)
     warn("stats", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
     warn("stats", [*stats.errors, *unread])
     if args.json:

@@ -2,8 +2,9 @@
 
 One self-contained HTML file to hand to a colleague or print: pass rates as graded and
 corrected with their intervals and plots, the ranking both ways, verdict shares per task and
-tag, reviewer agreement, the verifier false-negative rate, predictor scorecards and the list of
-specification failures. It opens offline (no script, nothing fetched). Blind mode, as for
+tag, reviewer agreement, the verifier false-negative rate, predictor scorecards, what the saved
+re-scores did (checks flipped once only the notation was repaired, and the pass rates that count
+them) and the list of specification failures. It opens offline (no script, nothing fetched). Blind mode, as for
 ``reviewer stats``: without ``--final`` or ``--reviewer`` only your own labels are used and the
 agreement section says how to see it. Plots need matplotlib: ``pip install 'reviewer[report]'``.
 """
@@ -46,6 +47,7 @@ def command_line(args: argparse.Namespace) -> str:
 def cmd_report(args: argparse.Namespace) -> int:
     """reviewer report."""
     from reviewer.analysis.report_data import build_report
+    from reviewer.analysis.rescored import rescored
     from reviewer.analysis.score import BadPredictions, read_predictions
     from reviewer.commands import report_plots
     from reviewer.commands.report_html import render
@@ -65,9 +67,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             return 1
     scope = resolve_scope("report", args)
     store = open_store(args.path)
-    data = build_report(store, scope, predictions)
+    rescores = rescored(store)
+    data = build_report(store, scope, predictions, rescores)
     warn("report", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
-    warn("report", data.stats.errors)
+    warn("report", [*data.stats.errors, *rescores.errors])
     page = render(data, generated_at(), command_line(args)).encode("utf-8")
     out: Path = args.output
     try:

@@ -123,6 +123,10 @@ def pass_rate_section(data: ReportData, pal: plots.Palette) -> str:
          f"({o.passed}); counting the {o.specification} failures labelled specification as passes, "
          f"<b>{percent1(o.corrected.value)}</b> ({o.corrected.hits}).</p>"),
     ]
+    if o.rescored is not None:
+        parts.append(f"<p>Counting as well the {o.rescored.hits - o.corrected.hits} other failures that re-scoring flipped to "
+                     f"pass once only the notation was repaired (<a href=\"#rescores\">Re-scores</a>): <b>{percent1(o.rescored.value)}</b> "
+                     f"({o.rescored.hits}).</p>")
     if o.unlabelled:
         parts.append(f'<p class="warn">{o.unlabelled} failure(s) are still unlabelled: each could still move a '
                      "corrected figure up by one check. These figures are not final.</p>")
@@ -246,6 +250,35 @@ def predictor_section(data: ReportData, pal: plots.Palette) -> str:
     return "<section id=predictors><h2>Predictor scorecards</h2>" + pair(svg, side) + "</section>"
 
 
+def rescore_section(data: ReportData) -> str:
+    """What the saved re-scores did: checks flipped per task and model, and what they add."""
+    rs = data.rescored
+    if rs is None:
+        return ""
+    pr = data.stats.pass_rates
+    o = pr.overall if pr else None
+    added = o.rescored.hits - o.corrected.hits if o and o.rescored else 0
+    head = (f"<section id=rescores><h2>Re-scores: only the notation repaired</h2><p><b data-group=rescores data-field=flipped "
+            f'data-value="{rs.flipped}">{rs.flipped}</b> failing check(s) passed once the recorded program was re-graded in the '
+            "sandbox with only the notation repaired (failing as recorded and in the control run, passing with the repairs). "
+            f"{added} of them were not labelled specification: the re-scored column of the pass rates counts them as passes too. "
+            "A re-score is evidence, not a label: <code>reviewer rescore</code> records it, a reviewer decides.</p>")
+    body = []
+    for t in rs.tally:
+        attrs = f'data-group=rescores data-model="{esc(t.model)}" data-task="{esc(t.task)}"'
+        broken = f'<td class="num down">{t.broken}</td>' if t.broken else '<td class="num">0</td>'
+        body.append(f'<tr><td class="name">{esc(t.task)}<br><span class=muted>{esc(t.model)}</span></td>'
+                    f"<td class=num>{t.gradings}</td><td class=num>{t.checks}</td>"
+                    f"<td class=num {attrs} data-field=passing_before data-value={t.passing_before}>{t.passing_before}/{t.checks}</td>"
+                    f"<td class=num {attrs} data-field=passing_after data-value={t.passing_after}>{t.passing_after}/{t.checks}</td>"
+                    f"<td class=num {attrs} data-field=repaired data-value={t.repaired}>{t.repaired}</td>{broken}</tr>")
+    note = ('<p class=muted>Per task and model, every check of the re-run gradings: passing as recorded, passing with the '
+            "repairs, repaired (flipped to pass) and broken (passing as recorded, not with the repairs: a repair must never "
+            "do that). The same rows as <code>reviewer stats --json</code> (<code>repaired_by_notation</code>).</p>")
+    return head + note + table(["task / model", "gradings", "checks", "passing as recorded", "with the repairs", "repaired",
+                                "broken"], body, 1) + "</section>"
+
+
 def spec_section(data: ReportData) -> str:
     """The failures labelled specification."""
     head = f"<section id=specification><h2>Specification failures ({len(data.spec_failures)})</h2>"
@@ -269,9 +302,10 @@ def render(data: ReportData, generated: str, command: str) -> str:
     st = data.stats
     t = st.total
     sections = [pass_rate_section(data, pal), verdict_section(data, pal), agreement_section(data), verifier_section(data),
-                predictor_section(data, pal), spec_section(data)]
+                predictor_section(data, pal), rescore_section(data), spec_section(data)]
     toc = [("pass-rates", "Pass rates"), ("verdicts", "Verdicts per task and tag"), ("agreement", "Reviewer agreement"),
            ("verifier", "Verifier false-negative rate")] + ([("predictors", "Predictor scorecards")] if data.scorecards else [])
+    toc += [("rescores", "Re-scores")] if data.rescored else []
     toc.append(("specification", "Specification failures"))
     problems = []
     if data.load_errors:

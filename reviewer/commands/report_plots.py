@@ -96,10 +96,11 @@ def figure(rows: int) -> Any:
 
 
 def errors(ps: Sequence[Proportion]) -> tuple[list[float], list[float], list[float]]:
-    """Values and distances to the interval bounds, in percent (0 where undefined)."""
+    """Values and distances to the interval bounds, in percent (0 where undefined; never below 0:
+    Wilson's lower bound of 0 of n comes out a rounding error above 0, which matplotlib refuses)."""
     vs = [100 * (p.value or 0.0) for p in ps]
-    lo = [v - 100 * (p.low or 0.0) if p.value is not None else 0.0 for v, p in zip(vs, ps, strict=True)]
-    hi = [100 * (p.high or 0.0) - v if p.value is not None else 0.0 for v, p in zip(vs, ps, strict=True)]
+    lo = [max(0.0, v - 100 * (p.low or 0.0)) if p.value is not None else 0.0 for v, p in zip(vs, ps, strict=True)]
+    hi = [max(0.0, 100 * (p.high or 0.0) - v) if p.value is not None else 0.0 for v, p in zip(vs, ps, strict=True)]
     return vs, lo, hi
 
 

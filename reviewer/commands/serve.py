@@ -2,7 +2,9 @@
 
 Through textual-serve (``pip install 'reviewer[serve]'``): every browser tab runs its own app
 process, started exactly as ``reviewer PATH`` is in a terminal, so labels are written, committed
-and re-scored as there. It binds to loopback by default. Any other address needs a token (the
+and re-scored as there. Unless ``--reviewer NAME`` is given, each tab first asks who is labelling
+(the name the server would guess, its login or config.toml, is not the browser user's) and
+labels as that name, for that tab only. It binds to loopback by default. Any other address needs a token (the
 app writes files, makes commits and can re-run recorded code in a sandbox): ``--token T``, or
 one generated and printed at start; every request without it is refused. The guard itself is
 in :mod:`reviewer.commands.serve_web`.
@@ -163,5 +165,5 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; others need a token)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 for any free port)")
     p.add_argument("--token", metavar="T", help="require this token on every request (default: none on loopback, generated otherwise)")
-    p.add_argument("--reviewer", metavar="NAME", help="label as NAME in every tab (default: as the terminal app decides)")
+    p.add_argument("--reviewer", metavar="NAME", help="label as NAME in every tab (default: each tab asks who is labelling first, and keeps that name for the tab; nothing is saved in config.toml)")
     return {"serve": cmd_serve}

@@ -57,11 +57,16 @@ class GitState:
             return self.refused(unsafe)
         if error:
             return self.failed(error)
+        said = self.info is not None and self.info.warning == (info.warning if info else "")
         self.checked, self.info, self.error = True, info, ""
+        out = NOTHING
+        if info is not None and info.read_only and not said:
+            out = tell(f"{info.warning} Labels are saved as usual; commit them yourself once you trust the repository.",
+                       "Git: read-only", "warning", 30)
         if info is not None and not self.provenance_asked:
             self.provenance_asked = True
-            return doing(Work.PROVENANCE)
-        return NOTHING
+            return out.then(doing(Work.PROVENANCE))
+        return out
 
     def refused(self, command: str) -> Outcome:
         """Git refuses the repository: say what the user may run, once; git stays off."""
@@ -88,6 +93,8 @@ class GitState:
             return tell(f"{what}: still looking at the repository; try again in a moment.")
         if self.info is None:
             return tell(f"{what}: this sessions folder is not in a git repository.", "Git")
+        if self.info.read_only:
+            return tell(f"{what}: {self.info.warning}", "Git: read-only", "warning", 20)
         return None
 
     def begin_commit(self, pending: int) -> Outcome | None:
@@ -132,6 +139,8 @@ class GitState:
                              (" ", ""), (one_line(branch, 40), "accent")]
         if info.dirty:
             parts += [(" ", ""), ("\u25cf uncommitted", "warning")]
+        if info.read_only:
+            parts += [(" ", ""), ("\u26a0 read-only: no commits", "warning")]
         return parts
 
 

@@ -42,7 +42,7 @@ from reviewer.review.team import Team
 from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking, seek
 from reviewer.review.walks import Place
-from reviewer.store.identity import Identity, Source, remember_name
+from reviewer.store.identity import Identity, Source, remember_name, tab_name
 from reviewer.store.labeller import Labeller, UnknownFailure
 from reviewer.store.labels import LabelStore
 from reviewer.store.protocol import Store
@@ -366,12 +366,12 @@ class ReviewSession:
 
     # ---- git ----------------------------------------------------------------------------------
 
-    def choose_name(self, name: str) -> Outcome:
-        """The reviewer answered who is labelling: remember it in config.toml and label as that name."""
+    def choose_name(self, name: str, remember: bool = True) -> Outcome:
+        """The reviewer answered who is labelling: label as that name (remembered in config.toml, or for this tab)."""
         name = name.strip()
-        if not name or name == self.reviewer:
+        if not name or (name == self.reviewer and remember):
             return NOTHING
-        identity, problem = remember_name(name)
+        identity, problem = remember_name(name) if remember else tab_name(name)
         labeller = Labeller(self.store, LabelStore(self.store.root, name))
         labeller.labels.index = self.store.index
         problems = labeller.labels.load(sorted({run.session for run in self.folder.runs}))

@@ -28,11 +28,12 @@ class Source(str, enum.Enum):
     GIT = "git user.name"
     LOGIN = "login name"
     DEFAULT = "default"
+    TAB = "named in this browser tab"
 
     @property
     def chosen(self) -> bool:
-        """The person chose the name (flag or settings), rather than it being guessed."""
-        return self in (Source.FLAG, Source.CONFIG)
+        """The person chose the name (flag, settings, or typed in the browser), rather than it being guessed."""
+        return self in (Source.FLAG, Source.CONFIG, Source.TAB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +146,17 @@ def session_names(root: Path) -> list[str]:
         return []
     return [e.name for e in entries if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
             and os.path.isfile(os.path.join(e.path, "session.toml"))]
+
+
+def tab_name(name: str) -> tuple[Identity | None, str | None]:
+    """A name typed in a browser tab of ``reviewer serve``: used for this tab only, never saved in
+    config.toml (the server's file, shared by every tab). Returns (identity, None), or None and
+    why the name cannot be used."""
+    from reviewer.store.config import valid_reviewer_name
+
+    if not valid_reviewer_name(name):
+        return None, f"reviewer name {plain(name)[:40]!r} not used: a name is one line of at most 100 characters"
+    return Identity(name.strip(), Source.TAB), None
 
 
 def remember_name(name: str, config: Path | None = None) -> tuple[Identity | None, str | None]:

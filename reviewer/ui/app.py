@@ -21,6 +21,7 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from reviewer.model.sanitize import one_line
+from reviewer.review.naming import name_prompt
 from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Target
 from reviewer.review.session import ReviewSession
@@ -252,12 +253,12 @@ class ReviewApp(App[int]):
         """Show the runs and open at the first (or the asked-for) failure."""
         self.opening_wanted = True
         self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
-        question = message.scan.question
-        if question is not None:
+        ask = name_prompt(self.session.identity, message.scan.question, served=self.is_web)
+        if ask is not None:
             from reviewer.ui.screens.name import NameScreen
 
-            self.push_screen(NameScreen(question.prompt(), question.suggestion),
-                             lambda name: self.report(self.session.choose_name(name)) if name else None)
+            self.push_screen(NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
+                             lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
         self.last_index_save = time.monotonic()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import SCREEN_HOOK, local_url, serving, wait_for_panes
+from browserkit import SCREEN_HOOK, local_url, screen_text, serving, wait_for_panes
 from reportkit import labelled_corpus
 
 from reviewer.cli import main
@@ -104,3 +104,50 @@ def test_the_report_loads_nothing_and_shows_the_stats(browser: Any, tmp_path: Pa
             seen += 1
     assert seen == 2 * len([m for m in doc["models"] if m["checks"]])
     context.close()
+
+
+def wait_for_text(page: Any, text: str, timeout: float = 60.0) -> None:
+    """Wait until ``text`` reached the page's terminal."""
+    deadline = time.monotonic() + timeout
+    while text not in screen_text(page):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{text!r} never arrived: {screen_text(page)[-400:]!r}")
+        time.sleep(0.2)
+
+
+def label_as(browser: Any, url: str, name: str, root: Path) -> str:
+    """Open a tab, answer who is labelling with ``name``, press ``j`` and ``s``; the screen's text."""
+    page = new_page(browser, [])
+    page.goto(url)
+    wait_for_panes(page)
+    wait_for_text(page, "Who is labelling?")
+    page.click("#terminal")
+    page.keyboard.press("Escape")  # no guess to keep in a browser: the question stays
+    wait_for_text(page, "type your name first")
+    page.keyboard.press("Enter")
+    wait_for_text(page, "type your name: your labels are saved under it")
+    page.keyboard.type(name)
+    page.keyboard.press("Enter")
+    wait_for_text(page, f"labelling as {name} (named in this browser tab)")
+    page.keyboard.press("j")
+    time.sleep(0.5)
+    page.keyboard.press("s")
+    deadline = time.monotonic() + 20
+    while not labels_of(root, name) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    text = screen_text(page)
+    page.close()
+    return text
+
+
+def test_each_browser_tab_asks_who_is_labelling(browser: Any, folder: Path, tmp_path: Path) -> None:
+    (tmp_path / "xdg-config" / "reviewer").mkdir(parents=True)
+    config = tmp_path / "xdg-config" / "reviewer" / "config.toml"
+    config.write_text('reviewer = "server-owner"\n')  # the server's own name is not the browser user's
+    with serving(folder) as served:
+        label_as(browser, served.url, "dana", folder)
+        label_as(browser, served.url, "erin", folder)
+    assert [lab["verdict"] for lab in labels_of(folder, "dana")] == ["specification"]
+    assert [lab["verdict"] for lab in labels_of(folder, "erin")] == ["specification"]
+    assert labels_of(folder, "server-owner") == []
+    assert config.read_text() == 'reviewer = "server-owner"\n'  # a tab's name is never saved for the next tab

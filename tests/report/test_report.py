@@ -12,11 +12,7 @@ import pytest
 from reportkit import labelled_corpus
 from sessionkit import RunSpec, write_session
 
-from reviewer.analysis.report_data import build_report
-from reviewer.analysis.stats import Scope
 from reviewer.cli import main
-from reviewer.commands.report_html import render
-from reviewer.store.sessions import SessionStore
 
 pytest.importorskip("matplotlib", reason="the report's plots need matplotlib (pip install '.[test]')")
 
@@ -70,6 +66,10 @@ def json_value(doc: dict, a: dict[str, str | None]) -> object:
     group, field = a["data-group"], a["data-field"]
     if group == "verifier_fnr":
         return doc["verifier_fnr"][{"value_low": "low", "value_high": "high"}.get(field or "", field)]
+    if group == "rescores":  # the re-score tally (the count of flipped checks is read from the records)
+        if field == "flipped":
+            return int(a["data-value"] or -1)
+        return next(r for r in doc["repaired_by_notation"] if r["model"] == a["data-model"] and r["task"] == a["data-task"])[field]
     if group == "model_tasks":
         entry = next(e for e in doc["model_tasks"] if e["model"] == a["data-model"] and e["task"] == a["data-task"])
     else:
@@ -170,16 +170,6 @@ def test_hostile_names_are_text(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert any("$\\frac{1}{0}$" in t for t in page.text)  # a dollar sign stays a dollar sign in the plot too
 
 
-def test_rescore_has_its_place(corpus: Path) -> None:
-    store = SessionStore(corpus)
-    store.scan()
-    key = ("rank-2026-09", "percent-change--fjord-xl", "runner:load")
-    data = build_report(store, Scope(), repaired={key}, rescores={key: "passes once the key is renamed"})
-    assert data.stats.pass_rates is not None and data.stats.pass_rates.rescored
-    html = render(data, "2026-12-01 00:00 UTC", "reviewer report")
-    assert "re-scored" in html and 'data-field="rescored_pass_rate"' in html
-
-
 def test_missing_matplotlib_says_how_to_install(corpus: Path, tmp_path: Path) -> None:
     code = ("import sys; sys.modules['matplotlib'] = None; from reviewer.cli import main; "
             f"sys.exit(main(['report', {str(corpus)!r}, '-o', {str(tmp_path / 'r.html')!r}]))")
@@ -191,3 +181,13 @@ def test_missing_matplotlib_says_how_to_install(corpus: Path, tmp_path: Path) ->
 def test_unwritable_output_is_an_error(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(corpus), "-o", str(tmp_path / "missing" / "r.html")]) == 1
     assert "not written" in capsys.readouterr().err
+
+
+def test_a_model_that_passes_nothing_is_plotted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 0 of n: Wilson's lower bound comes out 1e-17 above the rate; matplotlib refused the negative bar
+    root = tmp_path / "sessions"
+    write_session(root, "s1", [RunSpec("r1", model="nil", checks=[{"key": f"k{i}", "status": "fail"} for i in range(14)]),
+                               RunSpec("r2", model="all", outcome="pass", checks=[{"key": "a", "status": "pass"}])])
+    page = report(capsys, root, tmp_path / "r.html", "--final")
+    assert check_figures(page, stats_json(capsys, root, "--final")) > 4
+    assert sum(1 for t, _ in page.tags if t == "svg") >= 2

@@ -1,0 +1,86 @@
+"""What the saved re-scores did, for the pass rates and the report: checks flipped, per failure.
+
+Read from every reviewer's record (``<session>/rescores/<reviewer>.toml``, see
+``sessions/README.md``): a re-score is evidence, not a label, so whose experiment it was does
+not change what it shows, and no reviewer's name is carried here (blind mode stays blind).
+
+A failing check is *repaired* when some re-score shows it failing as recorded and in the
+control run and passing with the repairs (the record's definition of *flipped*, and the
+``repaired`` of :mod:`reviewer.rescore.tally`); every check of a re-run grading counts, not only
+the failures asked for. The re-scored pass rate counts the repaired failures not labelled
+specification as passes (:mod:`reviewer.analysis.passrates`). Without any record, ``repaired``
+is None and no re-scored figure is shown anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reviewer.analysis.facts import FailureKey
+from reviewer.model.check import split_failure_id
+from reviewer.rescore.record import FAILING, Entry, read_entries
+from reviewer.rescore.tally import Tally, tally
+from reviewer.store.protocol import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Rescored:
+    """The re-scores of a folder.
+
+    Attributes:
+        repaired: failing checks some re-score flipped to pass; None when nothing was re-scored.
+        lines: per failing check of a re-run grading, what its latest re-score found (one line).
+        tally: per task and model, checks passing as recorded and with the repairs.
+        errors: record files that could not be read.
+    """
+
+    repaired: frozenset[FailureKey] | None
+    lines: dict[FailureKey, str]
+    tally: tuple[Tally, ...]
+    errors: tuple[str, ...]
+
+    @property
+    def flipped(self) -> int:
+        """Failing checks flipped to pass by some re-score."""
+        return len(self.repaired or ())
+
+
+def outcome(recorded: str, before: str, after: str) -> str:
+    """What one re-score did to one check that failed as recorded."""
+    if before not in FAILING:
+        return f"not reproduced: the control run gave {before}"
+    if after == "pass":
+        return "flipped to pass"
+    return f"still {after}"
+
+
+def line(e: Entry, recorded: str, before: str, after: str) -> str:
+    """``flipped to pass with rename-key:steps:mults · 2/4 -> 3/4 ... · 2026-12-01``."""
+    with_ = f" with {', '.join(e.repairs)}" if e.repairs else " with no repair"
+    parts = [outcome(recorded, before, after) + with_]
+    if e.summary:
+        parts.append(e.summary)
+    parts.append(e.at[:10])
+    return " · ".join(parts)
+
+
+def rescored(store: Store) -> Rescored:
+    """Every re-score of the scanned store's sessions, read once."""
+    sessions = sorted({r.session for r in store.runs})
+    entries, errors = read_entries(store.root, sessions)
+    repaired: set[FailureKey] = set()
+    lines: dict[FailureKey, str] = {}
+    for e in sorted(entries, key=lambda x: x.at):  # the latest re-score's line wins
+        for key, recorded, before, after in e.checks:
+            if recorded not in FAILING:
+                continue
+            try:
+                failure = split_failure_id(f"{e.grading}:{key}")
+            except ValueError:
+                continue
+            if before in FAILING and after == "pass":
+                repaired.add(failure)
+            lines[failure] = line(e, recorded, before, after)
+    rows, tally_errors = tally(store) if entries else ((), [])
+    return Rescored(frozenset(repaired) if entries else None, lines, rows,
+                    tuple(dict.fromkeys([*errors, *tally_errors])))
