@@ -14,6 +14,29 @@ for _pinned in ("COLUMNS", "LINES"):
     os.environ.pop(_pinned, None)
 
 REPO = Path(__file__).resolve().parent.parent
+
+SLOW = (
+    "reliability/",  # the guarantee scripts: attacker folder, censuses, git canary, kill -9, concurrency
+    "rescore/test_corpus_rescore.py", "rescore/test_rescore_cli.py", "rescore/test_sandbox.py",  # real graders in bwrap
+    "report/test_report_rescore.py",  # re-scores the corpus before reporting
+    "bench/",  # the benchmarks' small runs
+    "e2e/", "browser/",  # the app in tmux and in chromium
+    "test_installed_package.py",  # installs the wheel into a fresh venv
+    "test_blind_commands.py",  # every command as a subprocess, three times over
+    "ui/test_ui_scale.py", "importers/test_import_budget.py", "store/test_loader_fuzz.py",
+    "parsers/test_parse_properties.py",
+)
+"""Test files marked ``slow`` (paths under tests/): ``pytest -q`` leaves them out, ``pytest -q -m slow``
+runs only them, and the README's test command (CI) runs both."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of the SLOW files."""
+    root = REPO / "tests"
+    for item in items:
+        rel = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if rel.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
 SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
 
 

@@ -186,7 +186,7 @@ async def test_a_click_dismisses_the_warning_bar(basic: Path) -> None:
 
 @sync
 async def test_a_remapped_specification_key_labels_and_s_no_longer_does(basic: Path) -> None:
-    (config_dir() / "config.toml").write_text('[keys]\nlabel-specification = "a"\n')
+    (config_dir() / "config.toml").write_text('[keys]\nlabel-specification = "w"\n')
     app = launched(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
@@ -194,7 +194,7 @@ async def test_a_remapped_specification_key_labels_and_s_no_longer_does(basic: P
         await press(app, pilot, "s")
         assert on_disk(basic) == {}
         assert app.session.selection.failure_id == FIRST
-        await press(app, pilot, "a")
+        await press(app, pilot, "w")
         assert on_disk(basic) == {"roman-go--model-a#heldout:TestToRoman": "specification"}
         assert app.session.selection.failure_id != FIRST
 
