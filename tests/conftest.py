@@ -33,10 +33,28 @@ runs only them, and the README's test command (CI) runs both."""
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of the SLOW files."""
     root = REPO / "tests"
+    slow = []
     for item in items:
         rel = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
         if rel.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+            slow.append(item)
+    if slow and not config.option.markexpr and not named_paths(config):
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item not in set(slow)]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Decide once, in the process that starts the run, whether tests were named on the command line
+    (xdist's workers are handed explicit paths either way, so they inherit the answer)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        named = config.args_source == pytest.Config.ArgsSource.ARGS
+        os.environ["REVIEWER_TESTS_NAMED"] = "1" if named else "0"
+
+
+def named_paths(config: pytest.Config) -> bool:
+    """Tests were named on the command line (then slow ones named run without ``-m slow``)."""
+    return os.environ.get("REVIEWER_TESTS_NAMED") == "1"
 SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
 
 
