@@ -124,6 +124,12 @@ class Shown:
         """The note to pre-fill when labelling after this re-score (sanitised: it is saved as written)."""
         return plain(f"re-scored in the sandbox: {self.summary}")
 
+    @property
+    def strip_line(self) -> str:
+        """The Evidence strip's line: ``↻ re-scored: 3/9 -> 9/9 with key steps->mults`` and who, when."""
+        flipped = "flipped to pass" if self.flipped else "still failing"
+        return plain(f"\u21bb re-scored ({flipped}): {self.summary or self.title}  \u00b7  {self.reviewer} {self.at}")
+
     def counts(self) -> tuple[int, int, int]:
         """(checks flipped fail -> pass, still failing with the repair, passing checks the repair broke)."""
         flipped = sum(1 for _, r, b, a in self.rows if r in FAILING and b in FAILING and a == "pass")
@@ -326,6 +332,15 @@ class Rescoring:
         """The re-score to show for a failure, if any."""
         found = self.known.get(failure_id)
         return found if isinstance(found, Shown) else None
+
+    def label_note(self, failure_id: str, note: str) -> str:
+        """The note to save with a label made after this app's re-score flipped the check: the
+        re-score's, once, and only when the failure has no note yet ("" otherwise)."""
+        shown = self.shown_for(failure_id)
+        if shown is None or not shown.fresh or not shown.flipped or note.strip() or failure_id in self.offered:
+            return ""
+        self.offered.add(failure_id)
+        return shown.note
 
     def note_for(self, failure_id: str, note: str) -> str:
         """The note dialog's text: the reviewer's note, with the re-score's added when it is new to it."""

@@ -25,6 +25,7 @@ from reviewer.ui.app import ReviewApp
 from reviewer.ui.screens.annotate import NoteScreen
 from reviewer.ui.screens.help import HelpScreen
 from reviewer.ui.screens.rescore import RescoreDialog
+from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.rescore_strip import RescoreStrip
 
@@ -62,6 +63,11 @@ def dialog_text(app: ReviewApp) -> str:
     """The re-score dialog's body."""
     assert isinstance(app.screen, RescoreDialog), app.screen
     return str(app.screen.query_one("#rescore-body", Static).content)
+
+
+def evidence_text(app: ReviewApp) -> list[str]:
+    """The Evidence strip's lines as drawn."""
+    return [line.plain for line in app.review_screen.query_one(EvidencePanel).view.lines]
 
 
 def grader_title(app: ReviewApp) -> str:
@@ -105,6 +111,15 @@ async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_
         assert CONNECTED in entry.flipped and (folder / "oracle-2026-10" / "rescores" / "bo.toml").is_file()
         assert pane.rescored_view.display and "re-scored with value true->yes under connected" in grader_title(app)
         assert "test_single_node" in " ".join(pane.rescored.rows[i][0] for i in range(len(pane.rescored.rows)))
+        strip_line = app.review_screen.query_one(EvidencePanel).rescore
+        assert strip_line[0] == CONNECTED and f"re-scored (flipped to pass): {SUMMARY}" in strip_line[1]
+        assert any(strip_line[1] in line for line in evidence_text(app))  # the Evidence strip says it first
+        await press(app, pilot, "s")  # labelling after the flip: the note is the re-score's
+        lab = app.session.decisions.label(CONNECTED)
+        assert lab is not None and lab.verdict.value == "specification"
+        assert app.session.labeller.annotation(CONNECTED)[0] == f"re-scored in the sandbox: {SUMMARY}"
+        await press(app, pilot, "k")
+        assert app.session.selection.failure_id == CONNECTED
         await press(app, pilot, "n")
         assert isinstance(app.screen, NoteScreen)
         assert app.screen.query_one(TextArea).text == f"re-scored in the sandbox: {SUMMARY}"

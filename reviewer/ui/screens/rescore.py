@@ -23,10 +23,12 @@ from textual.timer import Timer
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
+from reviewer.model.label import Verdict
 from reviewer.model.sanitize import plain
-from reviewer.review.outcome import tell
+from reviewer.review.outcome import Outcome, tell
 from reviewer.review.rescoring import Finished, Plan, Refusal, Rescoring, Shown
 from reviewer.ui.bindings import BY_ID, CONFIRM_BINDINGS, key_label
+from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.rescore_strip import RescoreStrip
 
@@ -245,9 +247,18 @@ class RescoreFlow:
             self.start("rescore-record", self.reading, failure_id)
 
     def draw(self) -> None:
-        """The Grader pane's re-score section for the failure on screen."""
+        """The Grader pane's re-score section and the Evidence strip's line for the failure on screen."""
         fid = self.session.selection.failure_id
-        self.screen.query_one(GraderPane).show_rescored(self.rescoring.shown_for(fid) if fid else None)
+        shown = self.rescoring.shown_for(fid) if fid else None
+        self.screen.query_one(GraderPane).show_rescored(shown)
+        self.screen.query_one(EvidencePanel).rescored(fid, shown.strip_line if shown is not None else "")
+
+    def label(self, verdict: Verdict, what: str) -> Outcome:
+        """``s``/``c``: label the failure; after a flip its note (when it has none) becomes the re-score's."""
+        fid = self.session.selection.failure_id
+        out = self.session.label(verdict, what)
+        note = self.rescoring.label_note(fid, self.session.labeller.annotation(fid)[0]) if fid else ""
+        return out.then(self.session.note(fid, note)) if note else out
 
     def note(self, failure_id: str, note: str) -> str:
         """The note dialog's text, with the re-score added where it is new to the note."""

@@ -185,11 +185,11 @@ class ReviewScreen(Screen[None]):
 
     def action_label_specification(self) -> None:
         """``s``: the checker demanded something the brief never stated."""
-        self.act(self.session.label(Verdict.SPECIFICATION, "Specification"), "unlabelled")
+        self.act(self.rescores.label(Verdict.SPECIFICATION, "Specification"), "unlabelled")
 
     def action_label_capability(self) -> None:
         """``c``: the model really got it wrong."""
-        self.act(self.session.label(Verdict.CAPABILITY, "Capability"), "unlabelled")
+        self.act(self.rescores.label(Verdict.CAPABILITY, "Capability"), "unlabelled")
 
     def action_defer(self) -> None:
         """``space``: unsure; skip it for now."""

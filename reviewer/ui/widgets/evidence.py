@@ -34,6 +34,8 @@ class EvidencePanel(Vertical):
         """The evidence on screen, None while computing or when there is none."""
         self.decidable = False
         """The failure shown is decidable by re-scoring (a proposed repair would settle it)."""
+        self.rescore = ("", "")
+        """(failure id, line): what re-scoring that failure did, shown first (see :meth:`rescored`)."""
 
     @property
     def view(self) -> TextView:
@@ -73,4 +75,14 @@ class EvidencePanel(Vertical):
         lines = evidence_lines(evidence)
         if settles is not None:
             lines.insert(0, Content.styled(settles.line, "bold $text-accent"))
+        if self.rescore[1] and self.rescore[0] == failure_id:
+            lines.insert(0, Content.styled(self.rescore[1], "bold $text-success"))
         self.view.set_lines(lines)
+
+    def rescored(self, failure_id: str, line: str) -> None:
+        """What re-scoring a failure did (``line`` already plain; "" for none); redrawn when it is on screen."""
+        if self.rescore == (failure_id, line):
+            return
+        self.rescore = (failure_id, line)
+        if self.evidence is not None and self.failure_id == failure_id:
+            self.show(failure_id, self.evidence)
