@@ -110,4 +110,5 @@ class ReviewDialogs:
         if refusal is not None:
             self.act(refusal)
         else:
-            self.push(HistoryScreen(fid, self.session.analyses.history, self.screen.symbols))
+            analyses = self.session.analyses
+            self.push(HistoryScreen(fid, analyses.history, self.screen.symbols, analyses.history_blinded(fid)))
