@@ -50,7 +50,10 @@ class ReviewDialogs:
         if not fid:
             self.act(STAYED)
             return
-        self.push(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1]),
+        from reviewer.review.vocabulary import add_to_vocabulary
+
+        self.push(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1],
+                             lambda tag: add_to_vocabulary(self.session, tag)),
                   lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
 
     def adjudicate(self) -> None:
