@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"reviewer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = command_parser(sub, "check", "validate a sessions folder, one line per problem", "problems were found")
+    p = command_parser(sub, "check", "validate a sessions folder (and config.toml), one line per problem",
+                       "problems were found")
     folder_arg(p)
     p = command_parser(sub, "list", "list the runs that loaded (errors on stderr)", "never (load errors still exit 0)")
     folder_arg(p)
@@ -153,9 +154,12 @@ def app_parser(with_commands: bool = False) -> argparse.ArgumentParser:
 def cmd_check(args: argparse.Namespace) -> int:
     """reviewer check."""
     from reviewer.commands.listing import check_folder
+    from reviewer.store.config import load_settings
     from reviewer.store.sessions import SessionStore
+    from reviewer.ui.bindings import DEFAULT_KEYS
 
-    return check_folder(SessionStore(resolve_folder(args.path)))
+    settings_problems = load_settings(known_binding_ids=DEFAULT_KEYS)[1]
+    return check_folder(SessionStore(resolve_folder(args.path)), settings_problems=settings_problems)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TextIO
+from typing import Sequence, TextIO
 
 from reviewer.model import Run
 from reviewer.model.sanitize import plain_line
@@ -58,15 +58,20 @@ def safe_cell(value: object) -> str:
     return plain_line(str(value))
 
 
-def check_folder(store: Store, out: TextIO | None = None) -> int:
-    """Print every problem, then a summary; exit 1 when there are problems."""
+def check_folder(store: Store, out: TextIO | None = None, settings_problems: Sequence[str] = ()) -> int:
+    """Print every problem of the folder, then those of the user's settings (``config.toml``: an
+    unknown setting, key name or binding id), then a summary; exit 1 when there are problems."""
     out = out or sys.stdout
     problems = validate(store)
     for p in problems:
         print(f"{safe_cell(p.path)}: {safe_cell(p.reason)}", file=out)
+    for warning in settings_problems:
+        print(safe_cell(warning), file=out)
     runs = len(store.corpus.runs)
-    if problems:
-        print(f"{len(problems)} problem(s) in {store.root.name or store.root}; {runs} runs loaded", file=out)
+    if problems or settings_problems:
+        said = [f"{len(problems)} problem(s) in {store.root.name or store.root}"] if problems else []
+        said += [f"{len(settings_problems)} settings problem(s)"] if settings_problems else []
+        print(f"{'; '.join(said)}; {runs} runs loaded", file=out)
         return 1
     print(f"ok: {runs} runs in {len(store.corpus.sessions)} sessions, no problems", file=out)
     return 0

@@ -1,6 +1,8 @@
 """What the review's side screens read: label history, clusters, statistics (worker threads).
 
-In blind mode clusters and statistics count only this reviewer's own labels, like ``reviewer stats``.
+In blind mode clusters and statistics count only this reviewer's own labels, like ``reviewer stats``,
+and a label's history shows only this reviewer's changes until they have decided the failure (or
+asked to see the others' verdicts with ``r``).
 
 The screens get these as callables from the app, so no screen reads the folder itself.
 """
@@ -29,25 +31,40 @@ class Unavailable(Exception):
 class Analyses:
     """The folder-wide readings behind ``H``, ``C`` and ``S``."""
 
-    def __init__(self, store: Store, labeller: Labeller, blind: bool = True) -> None:
+    def __init__(self, store: Store, labeller: Labeller, blind: bool = True, revealed: set[str] | None = None) -> None:
         self.store = store
         self.labeller = labeller
         self.blind = blind
         """Blind mode: clusters and statistics count this reviewer's own labels only."""
+        self.revealed = revealed if revealed is not None else set()
+        """Failures whose other verdicts this reviewer asked to see (``r``; the reviewers' set)."""
 
     @property
     def only(self) -> str | None:
         """Whose labels count: this reviewer's in blind mode, else everyone's final verdicts (None)."""
         return self.labeller.labels.reviewer if self.blind else None
 
+    def history_blinded(self, failure_id: str) -> bool:
+        """Blind mode hides the other reviewers' (and the adjudicator's) changes to this failure's
+        label: this reviewer has not decided it and has not asked to see the others' verdicts."""
+        if not self.blind or failure_id in self.revealed:
+            return False
+        try:
+            run, failure = self.labeller.find(failure_id)
+        except Exception:  # noqa: BLE001 - no such failure now: nothing of anyone else shows
+            return True
+        return not self.labeller.state(run, failure).decided
+
     def history(self, failure_id: str) -> list[HistoryEntry]:
-        """A failure's label history from git."""
+        """A failure's label history from git (this reviewer's changes only while blinded)."""
         from reviewer.store.githistory import label_history
         from reviewer.store.gitrepo import GitUnsafe
 
         try:
             session, run, check = split_failure_id(failure_id)
-            return label_history(Path(self.store.root), session, run, check)
+            entries = label_history(Path(self.store.root), session, run, check)
+            me = self.labeller.labels.reviewer
+            return [e for e in entries if e.reviewer == me] if self.history_blinded(failure_id) else entries
         except GitUnsafe as exc:
             raise Unavailable(f"git refuses this repository (dubious ownership). If you trust it, run: {exc.command}") from None
         except Exception as exc:  # noqa: BLE001 - shown in the box; the app goes on

@@ -63,9 +63,9 @@ class ReviewSession:
         """Who is labelling, and where the name came from (shown on the status line)."""
         self.vocabulary = vocabulary
         """The folder's tags (``t`` picks from them)."""
-        self.analyses = Analyses(store, labeller, blind)
-        self.decisions = Decisions(labeller)
         self.reviewers = Reviewers(labeller.labels.reviewer, blind)
+        self.analyses = Analyses(store, labeller, blind, self.reviewers.revealed)
+        self.decisions = Decisions(labeller)
         self.git = GitState()
         self.walking = Walking()
         self.team = Team(store, labeller, self.reviewers, self.git, self.walking)

@@ -117,6 +117,14 @@ def key_problem(key: str) -> str | None:
     return problem
 
 
+def typeable(char: str) -> bool:
+    """A character a keyboard has a key for, as Textual names it (``question_mark``, ``euro_sign``):
+    punctuation, currency, maths and accent signs, or Latin-1. Not every Unicode name is a key:
+    ``banana`` names U+1F34C, which no keyboard sends."""
+    category = unicodedata.category(char)
+    return ord(char) < 0x100 or category[0] == "P" or category in ("Sc", "Sm", "Sk")
+
+
 def strict_key_problem(key: str) -> str | None:
     """:func:`key_problem` without the lower-case hint."""
     if len(key) == 1:
@@ -132,10 +140,11 @@ def strict_key_problem(key: str) -> str | None:
     if re.fullmatch(r"[a-z][a-z_]*", name):
         original = {v: k for k, v in KEY_NAME_REPLACEMENTS.items()}.get(name, name)
         try:
-            unicodedata.lookup(original.replace("_", " ").upper())
-            return None
+            char = unicodedata.lookup(original.replace("_", " ").upper())
         except KeyError:
-            pass
+            char = ""
+        if len(char) == 1 and typeable(char):
+            return None
     return "is not a key name (examples: 1, s, ctrl+s, f5, space, enter, question_mark)"
 
 

@@ -87,12 +87,14 @@ def test_without_known_ids_any_id_is_accepted(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("keys", ["1", "s", "?", "ctrl+s", "shift+tab", "f12", "space", "question_mark",
-                                  "right_square_bracket", "j,down", "ctrl+shift+1", "é", "slash"])
+                                  "right_square_bracket", "j,down", "ctrl+shift+1", "é", "slash",
+                                  "euro_sign", "section_sign", "ctrl+plus_sign"])
 def test_valid_key_strings(keys: str) -> None:
     assert parse_keys(keys) == (keys, None)
 
 
-@pytest.mark.parametrize("keys", ["", "  ", "a,,b", "ctrl+", "foo+a", "Enter", "not_a_key", "\x1b", "x" * 300])
+@pytest.mark.parametrize("keys", ["", "  ", "a,,b", "ctrl+", "foo+a", "Enter", "not_a_key", "\x1b", "x" * 300,
+                                  "ctrl+shift+banana", "snowman", "j,grinning_face"])
 def test_invalid_key_strings(keys: str) -> None:
     normal, problem = parse_keys(keys)
     assert normal == "" and problem

@@ -195,7 +195,7 @@ async def test_blind_mode_hides_the_other_verdict_until_labelled_and_r_reveals(b
         await settle(app, pilot)
         assert app.session.selection.failure_id == F1
         assert not any("bob" in ln for ln in checks(app))
-        assert any("others: 1 other verdict hidden until you label this" in ln for ln in checks(app))
+        assert any("others: their verdicts hidden until you label this" in ln for ln in checks(app))
         await press(app, pilot, "r")
         assert any("bob: \u25b2 capability \u2014 bob's [@click=app.quit]note[/]" in ln for ln in checks(app))
         await press(app, pilot, "j")

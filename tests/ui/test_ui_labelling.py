@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from textual.widgets import SelectionList, Static, TextArea
+from textual.widgets import Static, TextArea
 from uihelp import make_app, press, settle, sync
 
 from reviewer.store.labelfile import parse_labels
-from reviewer.ui.screens.annotate import NoteScreen, TagsScreen
+from reviewer.ui.screens.annotate import NoteScreen, TagList, TagsScreen
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.text_view import TextView
 
@@ -95,7 +95,7 @@ async def test_note_and_tags_are_saved_with_the_label(basic: Path) -> None:
         assert app.session.labeller.note_of(fid).note == "the brief never says IV\nsecond line"
         await press(app, pilot, "t")
         assert isinstance(app.screen, TagsScreen)
-        tags = app.screen.query_one(SelectionList)
+        tags = app.screen.query_one(TagList)
         await press(app, pilot, "space", "down", "space", "enter")
         assert app.session.decisions.progress.label(fid) is None
         assert app.session.labeller.annotation(fid) == ("the brief never says IV\nsecond line", tuple(app.session.vocabulary[:2]))

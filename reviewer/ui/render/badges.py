@@ -59,9 +59,8 @@ def others_lines(others: Others, symbols: Mapping[str, str] | None = None) -> li
                                                        else lab.reviewer, symbols)) for lab in others.shown]
         return lines + final_lines(others.final, symbols)
     if others.hidden or others.final_hidden:
-        count = (f"{others.hidden} other verdict{'s' if others.hidden != 1 else ''}" if others.hidden
-                 else "a final verdict")
-        return [Content.styled(f"{INDENT}others: {count} hidden until you label this \u00b7 r shows", "$text-muted")]
+        what = "their verdicts" if others.hidden else "a final verdict"  # no count: blind mode shows none
+        return [Content.styled(f"{INDENT}others: {what} hidden until you label this \u00b7 r shows", "$text-muted")]
     lines = [Content.assemble(INDENT, ("others  " if n == 0 else "        ", "$text-muted"),
                               *label_parts(lab, lab.reviewer, symbols))
              for n, lab in enumerate(lab for lab in others.shown if lab.reviewer != others.me)]

@@ -52,13 +52,19 @@ def entry_line(entry: HistoryEntry, symbols: Mapping[str, str] | None = None) ->
     return Content.assemble(*parts)
 
 
-def history_lines(entries: list[HistoryEntry], symbols: Mapping[str, str] | None = None) -> list[Content]:
-    """The whole list, newest first, with a heading; a sentence when it is empty."""
+BLINDED = ("Blind mode: only your own changes show until you decide this failure "
+           "(r on the review screen shows the other reviewers' verdicts).")
+
+
+def history_lines(entries: list[HistoryEntry], symbols: Mapping[str, str] | None = None,
+                  blinded: bool = False) -> list[Content]:
+    """The whole list, newest first, with a heading; a sentence when it is empty; what blind mode hides."""
+    tail = [Content.styled(BLINDED, "$text-muted")] if blinded else []
     if not entries:
         return [Content.styled("No committed change to this label yet (labels not committed do not show here).",
-                               "$text-muted")]
+                               "$text-muted"), *tail]
     head = Content.styled(f"{'commit':<7}  {'date':<16}  {'author':<24}  {'labels of':<16}  verdict", "bold underline")
-    return [head, *(entry_line(e, symbols) for e in reversed(entries))]
+    return [head, *(entry_line(e, symbols) for e in reversed(entries)), *tail]
 
 
 class HistoryScreen(ModalScreen[None]):
@@ -66,9 +72,12 @@ class HistoryScreen(ModalScreen[None]):
 
     BINDINGS = CLOSE
 
-    def __init__(self, failure_id: str, read: Callable[[str], list[HistoryEntry]], symbols: Mapping[str, str]) -> None:
+    def __init__(self, failure_id: str, read: Callable[[str], list[HistoryEntry]], symbols: Mapping[str, str],
+                 blinded: bool = False) -> None:
         super().__init__()
         self.read = read
+        self.blinded = blinded
+        """Blind mode hides the other reviewers' changes (``read`` leaves them out): say so."""
         self.symbols = symbols
         self.failure_id = failure_id
         self.entries: list[HistoryEntry] | None = None
@@ -102,7 +111,7 @@ class HistoryScreen(ModalScreen[None]):
     def loaded(self, entries: list[HistoryEntry]) -> None:
         """Show the history (unless the screen was closed meanwhile)."""
         self.entries = entries
-        self.show(history_lines(entries, self.symbols))
+        self.show(history_lines(entries, self.symbols, self.blinded))
 
     def failed(self, message: str) -> None:
         """Say why there is no history."""

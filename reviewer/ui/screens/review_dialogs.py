@@ -51,7 +51,10 @@ class ReviewDialogs:
         if not fid:
             self.act(STAYED)
             return
-        self.push(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1]),
+        from reviewer.review.vocabulary import add_to_vocabulary
+
+        self.push(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1],
+                             lambda tag: add_to_vocabulary(self.session, tag)),
                   lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
 
     def adjudicate(self) -> None:
@@ -128,4 +131,5 @@ class ReviewDialogs:
         if refusal is not None:
             self.act(refusal)
         else:
-            self.push(HistoryScreen(fid, self.session.analyses.history, self.screen.symbols))
+            analyses = self.session.analyses
+            self.push(HistoryScreen(fid, analyses.history, self.screen.symbols, analyses.history_blinded(fid)))
