@@ -71,7 +71,7 @@ async def test_across_lists_every_model_with_labels_and_enter_opens_the_run(corp
         assert shown["delta-pro"][6] == "AssertionError: assert 1000 <= 20" and shown["breeze-large"][6] == ""
         # alice's own label shows; bob's verdicts only where alice decided (blind mode's rule)
         assert shown["atlas-7b"][3] == "\u25c6 specification" and shown["atlas-7b"][4] == "bob \u25b2"
-        assert shown["ember-9b"][3] == "" and shown["ember-9b"][4] == "1 hidden (blind)"
+        assert shown["ember-9b"][3] == "" and shown["ember-9b"][4] == ""  # hidden, not even counted
         note = str(screen.query_one("#across-note", Static).content)
         assert "4 of 6 models fail this check, with 3 different notations" in note
         await press(app, pilot, "j", "j", "j", "j", "enter")

@@ -80,6 +80,10 @@ TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("palette", ("escape", "ctrl+p", "l", "a", "b"), "CommandPalette"),
     ("deferred", ("escape", "space"), "ReviewScreen"),
     ("committed", ("ctrl+g",), "ReviewScreen"),
+    ("across models", ("a",), "AcrossScreen"),
+    ("task matrix", ("escape", "M"), "MatrixScreen"),
+    ("matrix: every task", ("t",), "MatrixScreen"),
+    ("re-score", ("escape", "R"), "RescoreDialog"),
 )
 """Stops of the tour: a name, the keys pressed to get there, the screen it must be on."""
 EXEMPT = {

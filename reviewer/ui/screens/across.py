@@ -42,11 +42,9 @@ TONES = {"pass": "text-success", "fail": "text-error", "error": "text-error", "a
 
 
 def others_text(line: AcrossLine, symbols: Mapping[str, str] | None = None) -> str:
-    """``bob ◆, carol ▲``; ``2 hidden (blind)`` when blind mode hides them; "" for none."""
-    shown = ", ".join(f"{who} {mark_of(verdict, symbols)}" for who, verdict in line.others)
-    if line.hidden:
-        shown = (shown + ", " if shown else "") + f"{line.hidden} hidden (blind)"
-    return shown
+    """``bob ◆, carol ▲``: the verdicts blind mode lets through; "" for none. Hidden ones leave no
+    trace, not even a count (the blind census compares the screen with a folder without them)."""
+    return ", ".join(f"{who} {mark_of(verdict, symbols)}" for who, verdict in line.others)
 
 
 def row_cells(line: AcrossLine, colours: Mapping[str, str], symbols: Mapping[str, str] | None = None) -> tuple[Text, ...]:
