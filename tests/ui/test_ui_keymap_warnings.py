@@ -13,7 +13,7 @@ from reviewer.store.config import load_settings
 from reviewer.ui.bindings import DEFAULT_KEYS
 from reviewer.ui.widgets.keybar import KeyBar
 
-BAD_KEYS = '[keys]\nnext-failure = "ctrl+shift+banana"\nnext-falure = "n"\nlabel-capability = "a"\n'
+BAD_KEYS = '[keys]\nnext-failure = "ctrl+shift+banana"\nnext-falure = "n"\nlabel-capability = "w"\n'
 
 
 def write_config(text: str) -> Path:
@@ -27,7 +27,7 @@ def write_config(text: str) -> Path:
 async def test_unknown_key_names_and_actions_are_in_the_warning_bar_and_the_defaults_work(basic: Path) -> None:
     path = write_config(BAD_KEYS)
     settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)  # as `reviewer FOLDER` starts the app
-    assert settings.keys == {"label-capability": "a"}  # the good remap is kept
+    assert settings.keys == {"label-capability": "w"}  # the good remap is kept
     app = make_app(basic, reviewer="alice", keymap=settings.keys, settings=settings, warnings=warnings)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
@@ -44,7 +44,7 @@ async def test_unknown_key_names_and_actions_are_in_the_warning_bar_and_the_defa
         await press(app, pilot, "j")  # the default key of next-failure still works
         here = app.session.selection.failure_id
         assert here != first
-        await press(app, pilot, "a")  # and the valid remap applies
+        await press(app, pilot, "w")  # and the valid remap applies
         label = app.session.decisions.progress.label(here)
         assert label is not None and label.verdict.value == "capability"
 
@@ -57,5 +57,5 @@ def test_reviewer_check_reports_the_settings_problems(basic: Path) -> None:
     assert any(ln.startswith(f"{path}: [keys] 'next-failure' = 'ctrl+shift+banana'") for ln in lines), lines
     assert any("'next-falure' is not a binding id" in ln for ln in lines), lines
     assert "settings problem" in lines[-1]
-    write_config('[keys]\nlabel-capability = "a"\n')
+    write_config('[keys]\nlabel-capability = "w"\n')
     assert cli("check", str(basic)).returncode == 0

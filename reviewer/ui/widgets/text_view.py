@@ -227,19 +227,13 @@ class TextView(ScrollView, can_focus=True):
         self.invalidate()
 
     def on_resize(self, _event: events.Resize) -> None:
-        """Re-wrap at the new width; keep the marked line in view (a pane shown again)."""
+        """Re-wrap at the new width; place the marked line again for the new height (whatever came first)."""
         if self.wrap:
             self._rows = None
             self._update_virtual_size()
         self.invalidate()
-        if self.marked is not None and not self.line_visible(self.marked):
+        if self.marked is not None:
             self.scroll_to_line(self.marked)
-
-    def line_visible(self, line: int) -> bool:
-        """Whether a logical line is on screen."""
-        row = self.row_of_line(line)
-        top = int(self.scroll_offset.y)
-        return top <= row < top + max(1, self.scrollable_content_region.height)
 
     def scroll_to_line(self, line: int, column: int = 0, center: bool = True) -> None:
         """Bring a logical line (and a column of it) into view (after the next layout); column 0
