@@ -28,8 +28,6 @@ from reviewer.model.sanitize import plain
 from reviewer.review.outcome import Outcome, tell
 from reviewer.review.rescoring import Finished, Plan, Refusal, Rescoring, Shown
 from reviewer.ui.bindings import BY_ID, CONFIRM_BINDINGS, key_label
-from reviewer.ui.widgets.evidence import EvidencePanel
-from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.rescore_strip import RescoreStrip
 
 if TYPE_CHECKING:
@@ -250,8 +248,8 @@ class RescoreFlow:
         """The Grader pane's re-score section and the Evidence strip's line for the failure on screen."""
         fid = self.session.selection.failure_id
         shown = self.rescoring.shown_for(fid) if fid else None
-        self.screen.query_one(GraderPane).show_rescored(shown)
-        self.screen.query_one(EvidencePanel).rescored(fid, shown.strip_line if shown is not None else "")
+        self.screen.workspace.grader.show_rescored(shown)
+        self.screen.workspace.evidence.rescored(fid, shown.strip_line if shown is not None else "")
 
     def label(self, verdict: Verdict, what: str) -> Outcome:
         """``s``/``c``: label the failure; after a flip its note (when it has none) becomes the re-score's."""

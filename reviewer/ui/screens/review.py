@@ -30,7 +30,6 @@ from reviewer.ui.screens.rescore import RescoreFlow, RescoreMessage
 from reviewer.ui.screens.review_dialogs import STAYED, ReviewDialogs
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
 from reviewer.ui.widgets.code import CodePane, FileBar
-from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.keybar import KeyBar
 from reviewer.ui.widgets.navigator import RunNavigator
@@ -65,6 +64,8 @@ class ReviewScreen(Screen[None]):
         self.output_cap = LINE_CAP
         self.dialogs = ReviewDialogs(self)
         self.rescores = RescoreFlow(self)
+        self.workspace, self.status_bar = Workspace(), StatusBar()
+        """The panes' area and the status line (held: a query walks every widget of the screen)."""
         self.symbols: Mapping[str, str] = {}
         """The theme's verdict symbols (the app keeps them current)."""
 
@@ -72,10 +73,10 @@ class ReviewScreen(Screen[None]):
         """Run list beside the panes; find bar, status line and footer below."""
         with Horizontal(id="main"):
             yield NavigatorPanel(self.run_list)
-            yield Workspace()
+            yield self.workspace
         yield FindBar()
         yield RescoreStrip()
-        yield StatusBar()
+        yield self.status_bar
         yield KeyBar()
 
     def on_resize(self) -> None:
@@ -87,11 +88,6 @@ class ReviewScreen(Screen[None]):
         self.query_one(FindBar).display = False
         self.call_after_refresh(self.run_list.focus)
         self.post_message(self.Ready())
-
-    @property
-    def workspace(self) -> Workspace:
-        """The panes' area."""
-        return self.query_one(Workspace)
 
     @property
     def caps(self) -> tuple[int, int]:
@@ -127,9 +123,9 @@ class ReviewScreen(Screen[None]):
 
     def status(self, content: Content, errors: int) -> None:
         """Redraw the status line (nothing while the app closes: a late result has nothing to draw on)."""
-        for bar in self.query(StatusBar):
-            bar.errors = errors
-            bar.update(content, layout=False)
+        if self.status_bar.is_mounted:
+            self.status_bar.errors = errors
+            self.status_bar.update(content, layout=False)
 
     def warn(self, warnings: list[BarWarning], dismiss_keys: str) -> None:
         """Show the warning bar at the top."""
@@ -370,7 +366,7 @@ class ReviewScreen(Screen[None]):
 
     def action_toggle_evidence(self) -> None:
         """``v``: hide or show the Evidence strip."""
-        panel = self.query_one(EvidencePanel)
+        panel = self.workspace.evidence
         panel.display = not panel.display
 
     def action_search_runs(self) -> None:

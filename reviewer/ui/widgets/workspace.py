@@ -47,16 +47,20 @@ class Workspace(Vertical):
         """The pane shown when the screen is narrow (the one with focus): the Grader pane first,
         the one a reviewer reads most."""
         self.shown_failure: str | None = None
+        # Held, not queried: a query walks the screen's widgets, and a key shows every pane.
+        self.brief, self.code, self.grader = BriefPane(), CodePane(), GraderPane()
+        self.transcript, self.evidence = TranscriptPane(), EvidencePanel()
+        self.views: tuple[TextView, ...] = ()
 
     def compose(self) -> ComposeResult:
         """Tabs (narrow screens only), the panes, the strip."""
         yield PaneTabs()
         with Container(id="panes"):
-            yield BriefPane()
-            yield CodePane()
-            yield GraderPane()
-            yield TranscriptPane()
-        yield EvidencePanel()
+            yield self.brief
+            yield self.code
+            yield self.grader
+            yield self.transcript
+        yield self.evidence
 
     def on_mount(self) -> None:
         """Start on the Code pane."""
@@ -103,25 +107,27 @@ class Workspace(Vertical):
         view = rendered.view
         if view.selection.failure_id != self.shown_failure:  # a new failure starts every pane at column 0
             self.shown_failure = view.selection.failure_id
-            for text in self.query(TextView):
+            if not self.views:
+                self.views = tuple(self.query(TextView))  # composed once: the walk is done once
+            for text in self.views:
                 text.scroll_to(x=0, animate=False, immediate=True)
-        self.query_one(BriefPane).show(rendered)
-        self.query_one(CodePane).show(view.code, rendered.code)
-        self.query_one(GraderPane).show(view, rendered.output, symbols)
-        self.query_one(TranscriptPane).show(view, rendered.transcript)
+        self.brief.show(rendered)
+        self.code.show(view.code, rendered.code)
+        self.grader.show(view, rendered.output, symbols)
+        self.transcript.show(view, rendered.transcript)
 
     def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
         """Labels changed: the check list, from the view as it is now."""
         if view is not None and view.run is not None:
-            self.query_one(GraderPane).show_checks(view, symbols)
+            self.grader.show_checks(view, symbols)
 
     def coloured(self, code: Part) -> None:
         """The shown file's syntax colours."""
-        self.query_one(CodePane).show_part(code)
+        self.code.show_part(code)
 
     def evidence_wanted(self, failure_id: str, known: Evidence | None) -> bool:
         """Show a failure's evidence when it is known; True when it must be computed."""
-        panel = self.query_one(EvidencePanel)
+        panel = self.evidence
         if failure_id == panel.failure_id:
             return False
         if known is not None:
@@ -132,7 +138,7 @@ class Workspace(Vertical):
 
     def show_evidence(self, failure_id: str, evidence: Evidence | None, error: str) -> None:
         """A failure's evidence (or why it could not be computed)."""
-        self.query_one(EvidencePanel).show(failure_id, evidence, error)
+        self.evidence.show(failure_id, evidence, error)
 
     def find_target(self, focused: Widget | None) -> tuple[TextView, str] | None:
         """The text view ctrl+f searches and its pane's title: the focused view, else the pane's main one."""
