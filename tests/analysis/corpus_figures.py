@@ -1,6 +1,10 @@
 """The three evidence figures over the bundled corpus, computed from ``reviewer show --json``.
 
-    .venv/bin/python tests/analysis/corpus_figures.py [--json] [PATH]
+    .venv/bin/python tests/analysis/corpus_figures.py [--json] [PATH] [--expected FILE]
+
+``--expected`` names the ground truth in the format of ``tests/corpus/expected.toml`` (``[runs."SESSION/RUN"]``
+with ``failures`` and ``near_misses`` tables): recorded failures kept outside the project are
+measured the same way.
 
 For every failure planted in ``tests/corpus/expected.toml``: specification failures whose
 evidence points at their cause (an unmet unstated demand, a near miss of an unstated notation,
@@ -55,9 +59,9 @@ class Figures:
         ]
 
 
-def planted() -> dict[str, tuple[str, str]]:
+def planted(expected: Path = EXPECTED) -> dict[str, tuple[str, str]]:
     """{failure id: (verdict, planted near-miss kind or "")}."""
-    doc = tomllib.loads(EXPECTED.read_text(encoding="utf-8"))
+    doc = tomllib.loads(expected.read_text(encoding="utf-8"))
     out = {}
     for run, spec in doc["runs"].items():
         for check, verdict in spec["failures"].items():
@@ -65,7 +69,7 @@ def planted() -> dict[str, tuple[str, str]]:
     return out
 
 
-def show_json(root: Path) -> dict[str, dict[str, Any]]:
+def show_json(root: Path, expected: Path = EXPECTED) -> dict[str, dict[str, Any]]:
     """``reviewer show --json`` for every planted failure (through the command's own function)."""
     from reviewer.commands.show import show_json as show
     from reviewer.store.labeller import Labeller
@@ -75,13 +79,13 @@ def show_json(root: Path) -> dict[str, dict[str, Any]]:
     store = SessionStore(root, use_index=False)
     store.scan()
     labeller = Labeller(store, LabelStore(root, "figures"))
-    return {fid: show(labeller, fid) for fid in planted()}
+    return {fid: show(labeller, fid) for fid in planted(expected)}
 
 
-def compute(shown: dict[str, dict[str, Any]]) -> Figures:
+def compute(shown: dict[str, dict[str, Any]], expected: Path = EXPECTED) -> Figures:
     """The figures from the JSON of every planted failure."""
     f = Figures()
-    for fid, (verdict, kind) in planted().items():
+    for fid, (verdict, kind) in planted(expected).items():
         ev = shown[fid]["evidence"]
         towards = bool(ev and ev["towards_specification"])
         if verdict == "specification":
@@ -107,8 +111,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", type=Path, default=REPO / "sessions")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--expected", type=Path, default=EXPECTED, help="the ground truth (expected.toml's format)")
     args = parser.parse_args()
-    figures = compute(show_json(args.path))
+    figures = compute(show_json(args.path, args.expected), args.expected)
     print(json.dumps(figures.as_dict(), indent=1) if args.json else "\n".join(figures.lines()))
     return 0
 
