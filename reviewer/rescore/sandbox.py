@@ -186,9 +186,16 @@ def bwrap_args(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, str]
             "--ro-bind", str(staging), IN]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(staging / "etc" / name), f"/etc/{name}"]
+    # /tmp is a link into the writable folder, unless a runtime lives under /tmp (a checkout or a
+    # venv there): then it is a tmpfs of its own, capped the same, with the runtime bound inside it.
+    in_tmp = any(b.inside == "/tmp" or b.inside.startswith("/tmp/") for b in binds)
+    if in_tmp:
+        args += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp"]
     for b in binds:
         args += ["--ro-bind", routed.get(b.host, b.host), b.inside]
-    args += ["--symlink", f"{INSIDE}/tmp", "/tmp", "--remount-ro", "/", "--clearenv"]
+    if not in_tmp:
+        args += ["--symlink", f"{INSIDE}/tmp", "/tmp"]
+    args += ["--remount-ro", "/", "--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
     return args
