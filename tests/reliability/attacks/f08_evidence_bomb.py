@@ -33,7 +33,9 @@ SHOW_SECONDS = 10.0
 EVIDENCE_SECONDS = 3.0
 CANCEL_SECONDS = 0.1
 LIVE_MS_A_LINE = 5.0
-QUIT_SECONDS = 2.0
+QUIT_SECONDS = 3.0
+"""The issue's bound is 2 s, and alone the script measures 0.58 s; in CI this test runs beside
+another xdist worker on a 2-core machine, where 2.04 s was seen once. The unfixed app takes 45 s."""
 APP_LINES = 30_000
 FAILURE = "bomb/r1#heldout:test_bomb.py::test_bomb"
 
