@@ -67,30 +67,6 @@ class AcrossScreen(ModalScreen[None]):
 
     BINDINGS = ACROSS_BINDINGS
 
-    DEFAULT_CSS = """
-    AcrossScreen {
-        align: center middle;
-    }
-    #across-box {
-        width: 96%;
-        max-width: 220;
-        height: 90%;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-subtitle-color: $text-muted;
-        background: $surface;
-        padding: 0 1;
-    }
-    #across-note {
-        height: auto;
-        color: $text-muted;
-        margin-bottom: 1;
-    }
-    #across-table {
-        height: 1fr;
-    }
-    """
-
     class Found(Message):
         """The comparison, computed in the worker (``error`` when it could not be)."""
 
@@ -114,11 +90,11 @@ class AcrossScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A heading, the table and the keys."""
-        with Vertical(id="across-box") as box:
+        with Vertical(id="across-box", classes="table-box") as box:
             box.border_title = Content("Across models")
             box.border_subtitle = Content(one_line(self.failure_id, 120))
-            yield Static(Content("comparing every run of this task\u2026"), id="across-note", markup=False)
-            yield DataTable[Text](id="across-table", cursor_type="row", zebra_stripes=True)
+            yield Static(Content("comparing every run of this task\u2026"), id="across-note", classes="table-note", markup=False)
+            yield DataTable[Text](id="across-table", classes="table-grid", cursor_type="row", zebra_stripes=True)
             yield Static(Content.from_markup(KEYS_LINE), classes="dialog-keys")
 
     def on_mount(self) -> None:

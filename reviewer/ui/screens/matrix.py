@@ -51,27 +51,6 @@ class MatrixScreen(ModalScreen[None]):
     BINDINGS = MATRIX_BINDINGS
 
     DEFAULT_CSS = """
-    MatrixScreen {
-        align: center middle;
-    }
-    #matrix-box {
-        width: 96%;
-        max-width: 220;
-        height: 90%;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-subtitle-color: $text-muted;
-        background: $surface;
-        padding: 0 1;
-    }
-    #matrix-note {
-        height: auto;
-        color: $text-muted;
-        margin-bottom: 1;
-    }
-    #matrix-table {
-        height: 1fr;
-    }
     #matrix-cell {
         height: auto;
         color: $text-accent;
@@ -105,10 +84,10 @@ class MatrixScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A note, the matrix and the keys."""
-        with Vertical(id="matrix-box") as box:
+        with Vertical(id="matrix-box", classes="table-box") as box:
             box.border_title = Content("Task matrix")
-            yield Static(Content("reading every run's checks\u2026"), id="matrix-note", markup=False)
-            yield DataTable[Text](id="matrix-table", cursor_type="cell", zebra_stripes=True, fixed_columns=1)
+            yield Static(Content("reading every run's checks\u2026"), id="matrix-note", classes="table-note", markup=False)
+            yield DataTable[Text](id="matrix-table", classes="table-grid", cursor_type="cell", zebra_stripes=True, fixed_columns=1)
             yield Static(Content(""), id="matrix-cell", markup=False)
             yield Static(Content.from_markup(KEYS_LINE), classes="dialog-keys")
 
