@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from uihelp import sync
+
 from reviewer.model.sanitize import one_line
 from reviewer.ui.bindings import BINDINGS, BY_ID, DEFAULT_KEYS, LABELLING_IDS
-from reviewer.ui.render.lines import LazyLines, ansi_lines, code_lines, diff_lines, language_for, plain_lines
+from reviewer.ui.render.language import language_for
+from reviewer.ui.render.lines import LazyLines, ansi_lines, code_lines, diff_lines, plain_lines
 
 
 def test_language_comes_from_the_file_name_only() -> None:
@@ -69,3 +72,29 @@ def test_plain_lines_are_made_only_when_looked_at() -> None:
     assert any(span.style for span in shown.spans), "the truncation marker is styled"
     assert lines[-1].plain == "line 19999  \u241b[31mw" and lines[0:2][1].plain == "line 1  \u241b[31mw"
     assert prepared.width == len(shown.plain) and prepared.cut_chars == 4_913
+
+
+@sync
+async def test_a_hidden_wrapping_view_folds_when_it_is_laid_out() -> None:
+    """Lines given to a view that has no width yet are not folded at one column (thousands of
+    rows); they are folded at the view's width once it is shown."""
+    from textual.app import App, ComposeResult
+    from textual.content import Content
+
+    from reviewer.ui.widgets.text_view import TextView
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TextView(wrap=True, id="view")
+
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(TextView)
+        view.display = False
+        await pilot.pause()
+        view.set_lines([Content("word " * 40)] * 3)
+        assert view.row_count() == 3  # not 600 rows of one column
+        view.display = True
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        assert 3 < view.row_count() < 30  # folded at the view's width

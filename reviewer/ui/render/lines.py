@@ -12,14 +12,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence, overload
 
-from pygments.lexers import get_lexer_for_filename
-from pygments.util import ClassNotFound
 from rich.ansi import AnsiDecoder
 from rich.text import Text
 from textual.content import Content
 from textual.highlight import HighlightTheme, highlight
 
 from reviewer.model.sanitize import clean, clean_and_cap
+from reviewer.ui.render.language import language_for
 
 LINE_CAP = 4_000
 """Characters of one line rendered before a truncation marker (``e`` shows more)."""
@@ -96,17 +95,6 @@ class Prepared:
     cut_lines: int = 0
     width: int = 0
     notes: tuple[str, ...] = ()
-
-
-def language_for(path: str) -> str | None:
-    """The Pygments language for a file name, or None (plain text). Never guesses from content."""
-    try:
-        lexer = get_lexer_for_filename(path.rsplit("/", 1)[-1] or path)
-    except ClassNotFound:
-        return None
-    except Exception:  # a hostile name must never break the pane
-        return None
-    return lexer.aliases[0] if lexer.aliases else None
 
 
 def mark_cuts(line: Content, line_cap: int) -> Content:

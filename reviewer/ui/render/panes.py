@@ -21,7 +21,8 @@ from reviewer.review.view import CodeView, FailureView
 from reviewer.store.safe_fs import TextBlob
 from reviewer.ui.render.banners import blob_notes, prepared_banner
 from reviewer.ui.render.brief import BriefText, DrawnBrief, draw_brief, prepare_brief
-from reviewer.ui.render.lines import Prepared, ansi_lines, code_lines, diff_lines, language_for, plain_lines
+from reviewer.ui.render.language import language_for
+from reviewer.ui.render.lines import Prepared, ansi_lines, code_lines, diff_lines, plain_lines
 from reviewer.ui.render.transcript import TranscriptLines, build_lines
 
 HIGHLIGHT_LINES = 10_000

@@ -15,7 +15,8 @@ from textual.highlight import HighlightTheme
 
 from reviewer.model import ToolCall, Turn
 from reviewer.model.sanitize import cap_text, clean, one_line
-from reviewer.ui.render.lines import code_lines, language_for, plain_lines
+from reviewer.ui.render.language import language_for
+from reviewer.ui.render.lines import code_lines, plain_lines
 
 ROLE_STYLES = {
     "system": "$text-muted",
