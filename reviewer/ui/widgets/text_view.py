@@ -162,8 +162,8 @@ class TextView(ScrollView, can_focus=True):
 
     def _ensure_rows(self) -> list[Row] | None:
         """Wrapped rows for the current width (None when not wrapping)."""
-        if not self.wrap:
-            return None
+        if not self.wrap or not self.scrollable_content_region.width:
+            return None  # not wrapping, or not laid out yet (wrapped on the first resize)
         width = self._text_width()
         if self._rows is None or self._wrapped_at != width:
             rows: list[Row] = []
