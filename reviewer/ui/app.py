@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -21,6 +22,7 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from reviewer.model.sanitize import one_line
+from reviewer.review.folder import Scan
 from reviewer.review.naming import name_prompt
 from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Target
@@ -66,8 +68,10 @@ class ReviewApp(App[int]):
 
     def __init__(self, session: ReviewSession, settings: Settings | None = None,
                  keymap: Mapping[str, str] | None = None, warnings: list[str] | None = None,
-                 themes: Themes | None = None) -> None:
+                 themes: Themes | None = None, early_scan: "Future[Scan] | None" = None) -> None:
         super().__init__()
+        self.early_scan = early_scan
+        """The first scan, when the launcher began it (taken by the scan worker)."""
         self.session = session
         self.settings = settings or Settings()
         self.initial_keymap = dict(keymap or {})
@@ -244,7 +248,8 @@ class ReviewApp(App[int]):
             self.review_screen.warn(self.startup_warnings, key_label(self, BY_ID[DISMISS_ID].binding))
             self.refresh_bindings()
         self.refresh_status()
-        self.start("scan", w.scan, self.session)
+        self.start("scan", w.scan, self.session, self.early_scan)
+        self.early_scan = None
         self.do(Work.REPOSITORY)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
         self.set_interval(POLL_SECONDS, self.poll_folder)
@@ -257,8 +262,9 @@ class ReviewApp(App[int]):
         if ask is not None:
             from reviewer.ui.screens.name import NameScreen
 
-            self.push_screen(NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
-                             lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
+            self.review_screen.show_panes()  # drawn behind the dialog, which opens after the next paint
+            self.call_after_refresh(self.push_screen, NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
+                                    lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
         self.last_index_save = time.monotonic()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 

@@ -1,14 +1,24 @@
-"""Starting the app: settings, who is labelling, the review session, then the screen."""
+"""Starting the app: settings, who is labelling, the review session, then the screen.
+
+:func:`launch` builds the review session (no Textual) and starts reading the folder in a thread
+before it imports the screen: the scan and the import of the UI overlap, and the first failure is
+ready sooner (the app's scan worker takes the scan begun here, see :class:`EarlyScan`).
+"""
 
 from __future__ import annotations
 
 import gc
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:
+    from reviewer.review.folder import Scan
+    from reviewer.review.session import ReviewSession
     from reviewer.store.config import Settings
     from reviewer.store.labeller import Labeller
+    from reviewer.store.prescan import Prescan
     from reviewer.store.protocol import Store
     from reviewer.ui.app import ReviewApp
 
@@ -16,42 +26,88 @@ GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
 
-def build_app(store: "Store", reviewer: str | None = None, start_failure: str | None = None,
-              keymap: Mapping[str, str] | None = None, settings: "Settings | None" = None,
-              warnings: list[str] | None = None, labeller: "Labeller | None" = None,
-              app_class: "type[ReviewApp] | None" = None) -> "ReviewApp":
-    """The review app on a store: a review session for the reviewer, with the folder's tags."""
+class EarlyScan:
+    """The session's first scan, begun in a thread before the UI is imported (after the child
+    that reads a folder without an index cache, when there is one: :mod:`reviewer.store.prescan`)."""
+
+    def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
+        self.future: Future[Scan] = Future()
+        self.prescan = prescan
+        threading.Thread(target=self.run, args=(session,), name="early-scan", daemon=True).start()
+
+    def run(self, session: "ReviewSession") -> None:
+        """Read the folder; the result (or what went wrong) waits in the future."""
+        try:
+            if self.prescan is not None:
+                self.prescan.wait()
+            self.future.set_result(session.folder.read_scan(session.identity))
+        except BaseException as exc:  # handed to the scan worker, which reports it
+            self.future.set_exception(exc)
+
+
+def build_session(store: "Store", reviewer: str | None = None, start_failure: str | None = None,
+                  settings: "Settings | None" = None, labeller: "Labeller | None" = None
+                  ) -> tuple["ReviewSession", str | None]:
+    """A review session for the reviewer, with the folder's tags; and the tags file's problem, if any."""
     from reviewer.review.session import ReviewSession
     from reviewer.store.config import Settings
     from reviewer.store.identity import resolve_identity
     from reviewer.store.labeller import Labeller
     from reviewer.store.labels import LabelStore
     from reviewer.store.tags import load_vocabulary
-    from reviewer.ui.app import ReviewApp
 
     settings = settings or Settings()
     identity = resolve_identity(reviewer, settings.reviewer)
-    name = identity.name
-    labeller = labeller or Labeller(store, LabelStore(store.root, name))
+    labeller = labeller or Labeller(store, LabelStore(store.root, identity.name))
     vocabulary, vocabulary_warning = load_vocabulary(store.root)
     session = ReviewSession(store, labeller, auto_advance=settings.auto_advance, blind=settings.blind,
                             start_failure=start_failure or "", vocabulary=vocabulary, identity=identity)
-    return (app_class or ReviewApp)(session, settings, keymap,
-                                    [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])])
+    return session, vocabulary_warning
+
+
+def build_app(store: "Store", reviewer: str | None = None, start_failure: str | None = None,
+              keymap: Mapping[str, str] | None = None, settings: "Settings | None" = None,
+              warnings: list[str] | None = None, labeller: "Labeller | None" = None,
+              app_class: "type[ReviewApp] | None" = None) -> "ReviewApp":
+    """The review app on a store: a review session for the reviewer, with the folder's tags."""
+    session, vocabulary_warning = build_session(store, reviewer, start_failure, settings, labeller)
+    return app_for(session, settings, keymap, [*(warnings or []), *([vocabulary_warning] if vocabulary_warning else [])],
+                   app_class)
+
+
+def app_for(session: "ReviewSession", settings: "Settings | None", keymap: Mapping[str, str] | None,
+            warnings: list[str], app_class: "type[ReviewApp] | None" = None,
+            early: EarlyScan | None = None) -> "ReviewApp":
+    """The app around a session."""
+    from reviewer.ui.app import ReviewApp
+
+    return (app_class or ReviewApp)(session, settings, keymap, warnings, early_scan=early.future if early else None)
 
 
 def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:
     """Open the review app on a sessions folder; returns the exit status."""
+    from reviewer.store import prescan
+
+    child = prescan.start(Path(folder))  # first, while the process has one thread
     from reviewer.store.config import load_settings
     from reviewer.store.sessions import SessionStore
+
+    settings, _ = load_settings()  # what the session needs; the keys are checked below, with the UI
+    session, vocabulary_warning = build_session(SessionStore(Path(folder)), reviewer, failure, settings)
+    early = EarlyScan(session, child)
     from reviewer.ui.bindings import DEFAULT_KEYS
 
     settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)
-    app = build_app(SessionStore(Path(folder)), reviewer, failure, settings.keys, settings, warnings)
+    app = app_for(session, settings, settings.keys, [*warnings, *([vocabulary_warning] if vocabulary_warning else [])],
+                  early=early)
     # What is loaded by now lives as long as the process: out of the collector's full passes, which
     # would otherwise walk it again at every start; and fewer, not longer, young collections (a
     # screen paint makes thousands of short-lived objects).
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 20, 100)
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        if child is not None:
+            child.stop()
     return int(result or 0) if app.return_code is None else app.return_code

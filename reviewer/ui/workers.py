@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Callable
 
@@ -16,6 +17,7 @@ from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.worker import get_current_worker
 
+from reviewer.review.folder import Scan
 from reviewer.review.gitstate import commit_mine
 from reviewer.review.listing import ListRequest, tally
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
@@ -40,9 +42,9 @@ def cancelled() -> bool:
     return get_current_worker().is_cancelled
 
 
-def scan(session: ReviewSession, post: Post) -> None:
-    """Scan the folder and load this reviewer's labels."""
-    post(m.Scanned(session.folder.read_scan(session.identity)))
+def scan(session: ReviewSession, early: "Future[Scan] | None", post: Post) -> None:
+    """Scan the folder and load this reviewer's labels (or take the scan the launcher began)."""
+    post(m.Scanned(early.result() if early is not None else session.folder.read_scan(session.identity)))
 
 
 def count(session: ReviewSession, keys: list[str], post: Post) -> None:

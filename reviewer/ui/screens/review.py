@@ -19,7 +19,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from reviewer.model.label import Verdict
-from reviewer.model.sanitize import clean, one_line
 from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
@@ -44,6 +43,7 @@ WIDE = 160
 SMALL = 100
 """Columns below which the run list narrows."""
 MOVED = doing(Work.SELECTION)
+REVEAL_SECONDS = 1.0  # the panes wait this long for the first failure, then show what they have
 
 
 class ReviewScreen(Screen[None]):
@@ -86,6 +86,8 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         """The run list has focus; the find bar waits for ctrl+f."""
         self.query_one(FindBar).display = False
+        self.workspace.display = False  # the panes appear with the first failure: one paint, not one per piece
+        self.set_timer(REVEAL_SECONDS, self.show_panes)
         self.call_after_refresh(self.run_list.focus)
         self.post_message(self.Ready())
 
@@ -102,9 +104,14 @@ class ReviewScreen(Screen[None]):
 
     def show(self, rendered: Rendered, view: FailureView, symbols: Mapping[str, str]) -> None:
         """Every pane from one rendered view (``view``: the same view as the session took it)."""
+        self.show_panes()
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
         self.run_list.show_run(view.selection.run_key)
         self.rescores.opened(view.selection.failure_id)
+
+    def show_panes(self) -> None:
+        """Show the panes (the first failure is here, it is taking long, or a dialog opens over them)."""
+        self.workspace.display = True
 
     def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
         """Labels changed: the check list (from the view as it is now) and the run list's counts."""
@@ -270,12 +277,7 @@ class ReviewScreen(Screen[None]):
 
     def action_copy_failure(self) -> None:
         """``y``: copy the current failure's id and message."""
-        failure = self.session.current_failure()
-        if failure is None:
-            self.act(tell("No failure selected."))
-            return
-        self.app.copy_to_clipboard(f"{failure.id}\n{clean(failure.check.message).text}")
-        self.act(tell(f"Copied {one_line(failure.id, 160)}"))
+        self.dialogs.copy_failure()
 
     # ---- clicks ------------------------------------------------------------------------------------
 

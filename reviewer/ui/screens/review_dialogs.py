@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from textual.screen import Screen
 
 from reviewer.model.label import Verdict
+from reviewer.model.sanitize import clean, one_line
 from reviewer.review.outcome import tell
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ STAYED = tell("", bell=True)
 
 
 class ReviewDialogs:
-    """Opens the review screen's dialogs (the screen owns one; its actions call these)."""
+    """Opens the review screen's dialogs and does its clipboard copy (the screen owns one; its actions call these)."""
 
     def __init__(self, screen: ReviewScreen) -> None:
         self.screen = screen
@@ -133,3 +134,12 @@ class ReviewDialogs:
         else:
             analyses = self.session.analyses
             self.push(HistoryScreen(fid, analyses.history, self.screen.symbols, analyses.history_blinded(fid)))
+
+    def copy_failure(self) -> None:
+        """The current failure's id and message, to the clipboard."""
+        failure = self.session.current_failure()
+        if failure is None:
+            self.act(tell("No failure selected."))
+            return
+        self.screen.app.copy_to_clipboard(f"{failure.id}\n{clean(failure.check.message).text}")
+        self.act(tell(f"Copied {one_line(failure.id, 160)}"))

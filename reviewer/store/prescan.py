@@ -1,0 +1,83 @@
+"""The first read of a folder without an index cache, done by a second process on another core.
+
+Opening a folder that has no index cache (see :mod:`reviewer.store.index`) parses every run's
+``run.toml``: about 0.2 s per 1,000 runs of pure Python, which would hold the interpreter while the
+app imports and draws its screen. :func:`start` forks a child before the UI is imported; the
+child scans the folder, writes the index cache and exits. The app's own scan then waits for it
+and finds every run in the cache (by ``lstat``: a manifest changed meanwhile is read again), so it
+costs what a warm open costs. Nothing is handed over but the cache file, which the app checks
+like any input; when the child fails or cannot be made, the app scans by itself as before.
+
+The child runs the same reading code the app would run, on the same folder; it writes nothing to
+the terminal and never returns into the caller's code (it leaves with ``os._exit``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from reviewer.store.index_files import index_enabled, index_path
+
+
+class Prescan:
+    """A child process reading a folder into its index cache."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.done = threading.Event()
+        self.ok = False
+
+    def wait(self) -> bool:
+        """Wait for the child (it is reaped once); True when it wrote the cache."""
+        if not self.done.is_set():
+            try:
+                _, status = os.waitpid(self.pid, 0)
+                self.ok = os.waitstatus_to_exitcode(status) == 0
+            except ChildProcessError:
+                self.ok = False
+            self.done.set()
+        return self.ok
+
+    def stop(self) -> None:
+        """The app is closing before the child finished: end it."""
+        if not self.done.is_set():
+            try:
+                os.kill(self.pid, 9)
+            except OSError:
+                pass
+            self.wait()
+
+
+def wanted(root: Path) -> bool:
+    """A second process pays: the index cache is on, missing for this folder, and there is a second core."""
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or not index_enabled():
+        return False
+    try:
+        return not index_path(root).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def start(root: Path) -> Prescan | None:
+    """Fork the child when it pays (call before any thread is started); None otherwise."""
+    if not wanted(root) or threading.active_count() > 1:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return Prescan(pid)
+    code = 1
+    try:
+        from reviewer.store.sessions import SessionStore
+
+        store = SessionStore(root)
+        store.scan()
+        code = 0 if store.save_index() else 1
+    except BaseException:  # the app scans by itself
+        code = 1
+    finally:
+        os._exit(code)
