@@ -141,8 +141,20 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, int(round(0.95 * len(ordered))) - 1)]
 
 
+def compiled() -> None:
+    """Byte-compile reviewer's modules, as ``pip install`` does: from a source checkout with
+    ``PYTHONDONTWRITEBYTECODE`` set, every start would otherwise compile them again (the peers'
+    modules, installed by pip, are compiled already)."""
+    import compileall
+
+    import reviewer
+
+    compileall.compile_dir(str(Path(reviewer.__file__).parent), quiet=1)
+
+
 def prepare(work: Path, runs: int) -> tuple[Path, Path]:
     """Trajectories and the sessions folder they import into."""
+    compiled()
     trajectories = work / "trajectories"
     write_trajectories(trajectories, runs)
     sessions = work / "sessions"
