@@ -24,7 +24,8 @@ SLOW = (
     "test_installed_package.py",  # installs the wheel into a fresh venv
     "test_blind_commands.py",  # every command as a subprocess, three times over
     "ui/test_ui_scale.py", "importers/test_import_budget.py", "store/test_loader_fuzz.py",
-    "parsers/test_parse_properties.py",
+    "parsers/test_parse_properties.py", "ui/test_language_all.py",
+    "ui/test_ui_blind_census.py",  # one app tours every screen four times over (30 s)
 )
 """Test files marked ``slow`` (paths under tests/): ``pytest -q`` leaves them out, ``pytest -q -m slow``
 runs only them, and the README's test command (CI) runs both."""
