@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -72,16 +72,23 @@ def theme_variable_defaults() -> dict[str, str]:
 
 
 def pygments_style(theme: ThemeSpec) -> type[Style]:
-    """The theme's Pygments style class: ``code_style`` with ``code_tokens`` applied over it."""
+    """The theme's Pygments style class: ``code_style`` with ``code_tokens`` applied over it
+    (made once per theme: Pygments builds a style class in milliseconds)."""
+    return style_class(theme.code_style, tuple(sorted(theme.code_tokens.items())), theme.name)
+
+
+@lru_cache(maxsize=64)
+def style_class(code_style: str, tokens: tuple[tuple[str, str], ...], name: str) -> type[Style]:
+    """A Pygments style with token styles applied over it."""
     from pygments.styles import get_style_by_name
 
-    base = get_style_by_name(theme.code_style)
-    if not theme.code_tokens:
+    base = get_style_by_name(code_style)
+    if not tokens:
         return base
     known = token_names()
     styles = dict(base.styles)
-    styles.update({known[name]: value for name, value in theme.code_tokens.items()})
-    return type(f"{base.__name__}For{re.sub(r'[^A-Za-z0-9]', '', theme.name)}", (base,), {"styles": styles})
+    styles.update({known[token]: value for token, value in tokens})
+    return type(f"{base.__name__}For{re.sub(r'[^A-Za-z0-9]', '', name)}", (base,), {"styles": styles})
 
 
 def highlight_styles(theme: ThemeSpec) -> dict[Any, str]:
@@ -142,11 +149,11 @@ class Themes:
         """Broken theme files (and unusable themes), for the warning bar."""
         for name, spec in self.load.themes.items():
             try:
-                theme, highlight = textual_theme(spec), highlight_theme(spec)
+                theme = textual_theme(spec)
             except Exception as exc:  # a theme that passed validation but Textual refuses
                 self.warnings.append(BarWarning("Theme", name, f"cannot be used: {one_line(str(exc))}"))
                 continue
-            self.textual[name], self.specs[name], self.highlights[name] = theme, spec, highlight
+            self.textual[name], self.specs[name] = theme, spec
 
     def register(self, app: App[Any], wanted: str | None) -> str:
         """Register every theme with the app; the theme to start with (a missing one is warned about)."""
@@ -160,8 +167,17 @@ class Themes:
         return chosen
 
     def highlight(self, name: str) -> type[HighlightTheme]:
-        """The highlight theme of a theme (Textual's own for Textual's themes)."""
-        return self.highlights.get(name, HighlightTheme)
+        """The highlight theme of a theme (Textual's own for Textual's themes), made when first asked
+        for: the start needs only the current theme's."""
+        found = self.highlights.get(name)
+        if found is None:
+            spec = self.specs.get(name)
+            try:
+                found = highlight_theme(spec) if spec is not None else HighlightTheme
+            except Exception:  # the theme's colours cannot be used for code: Textual's own
+                found = HighlightTheme
+            self.highlights[name] = found
+        return found
 
     def symbols(self, name: str) -> dict[str, str]:
         """A theme's verdict symbols (the defaults under Textual's own themes)."""
