@@ -122,13 +122,16 @@ class GraderPane(Pane):
 
     def show_checks(self, view: FailureView, symbols: Mapping[str, str]) -> None:
         """The check list with the current failure marked (labels may have changed: cheap to redraw)."""
+        checks = self.query_one_optional("#checks", TextView)
+        if checks is None:  # the app is closing and the pane's views are gone: a late relabel draws nothing
+            return
         listed = check_list(view, symbols)
         self.rows = listed.rows
         self.failing = {(gc.grader, c.key) for gc in view.graders for c in gc.checks if c.failing}
-        self.checks_view.set_lines(listed.lines, keep_scroll=True)
-        self.checks_view.set_marked(listed.marked, scroll=False)
+        checks.set_lines(listed.lines, keep_scroll=True)
+        checks.set_marked(listed.marked, scroll=False)
         if listed.marked is not None:  # the current check with everything beneath it (r's verdicts) in sight
-            self.checks_view.scroll_to_span(listed.marked, listed.last or listed.marked)
+            checks.scroll_to_span(listed.marked, listed.last or listed.marked)
 
     def find_check(self, view: FailureView) -> None:
         """Mark and scroll to the output line of the current (or picked) check."""
