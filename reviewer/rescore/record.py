@@ -19,18 +19,20 @@ import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import reviewer_file_stem
 from reviewer.model.repair import format_repair
-from reviewer.rescore.engine import Rescore
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.labels import fallback_root, writable
 from reviewer.store.nofollow import check_dir, ensure_dir
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+
+if TYPE_CHECKING:  # a record is read at every failure opened; the engine loads with the first re-score
+    from reviewer.rescore.engine import Rescore
 
 RESCORES_DIR = "rescores"
 RECORD_FORMAT = 1

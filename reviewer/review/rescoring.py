@@ -30,15 +30,14 @@ from reviewer.model import Failure, Run
 from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
-from reviewer.rescore.engine import MISSING, NotRerunnable, Options, Rescore, rescore_grader
 from reviewer.rescore.record import Entry, RecordUnsafe, latest_for, save
-from reviewer.rescore.runtime import RuntimeMissing, describe, runtimes
-from reviewer.rescore.sandbox import Cancelled, SandboxUnavailable, Tool, require_sandbox
 from reviewer.review.outcome import NOTHING, Outcome, tell
 from reviewer.store.labeller import UnknownFailure
 from reviewer.store.sessions import LRU
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine, the runtimes and the sandbox load with the first re-score, not at start
+    from reviewer.rescore.engine import Options, Rescore
+    from reviewer.rescore.sandbox import Tool
     from reviewer.review.session import ReviewSession
 
 Row = tuple[str, str, str, str]
@@ -206,8 +205,8 @@ class Rescoring:
         sandbox: finds the working sandbox or raises SandboxUnavailable (tests may pass another).
     """
 
-    def __init__(self, options: Options | None = None, sandbox: Callable[[], Tool] = require_sandbox) -> None:
-        self.options = options or Options()
+    def __init__(self, options: Options | None = None, sandbox: Callable[[], Tool] | None = None) -> None:
+        self.given = options
         self.sandbox = sandbox
         self.running: Running | None = None
         self.known = LRU(256)
@@ -215,11 +214,20 @@ class Rescoring:
         self.offered: set[str] = set()
         """Failures whose fresh re-score the note dialog has already offered."""
 
+    @property
+    def options(self) -> Options:
+        """The engine's options (its defaults unless given)."""
+        from reviewer.rescore.engine import Options
+
+        return self.given or Options()
+
     # ---- worker side: these read (and ``run`` writes the record), never change the state ----------
 
     def prepare(self, session: ReviewSession, failure_id: str, cancelled: Callable[[], bool]) -> Plan | Refusal:
         """What re-scoring ``failure_id`` with its proposed repair would run, or why it cannot."""
         from reviewer.analysis.proposals import propose
+        from reviewer.rescore.runtime import RuntimeMissing, describe, runtimes
+        from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
 
         if not failure_id:
             return Refusal("", "No failure is selected: open a failing check first.")
@@ -240,7 +248,7 @@ class Rescoring:
                                        "interpreter limit or misplaced file), so there is nothing to re-score with. "
                                        "`reviewer rescore --repair KIND:ARGS` tries a repair of your own. Nothing was run.")
         try:
-            tool = self.sandbox()
+            tool = (self.sandbox or require_sandbox)()
         except SandboxUnavailable as exc:
             return Refusal(failure_id, f"Re-scoring is refused: {exc}")
         wanted = parse_runtime(rerun.runtime)
@@ -254,6 +262,9 @@ class Rescoring:
     def run(self, session: ReviewSession, plan: Plan, stop: threading.Event, cancelled: Callable[[], bool],
             progress: Callable[[str, float], None]) -> Finished:
         """Re-score as planned (control run and repaired run in the sandbox), then save the record."""
+        from reviewer.rescore.engine import NotRerunnable
+        from reviewer.rescore.sandbox import Cancelled, SandboxUnavailable
+
         try:
             run, failure = session.labeller.find(plan.failure_id)
             result = self.rescored(session, run, failure, plan, lambda: stop.is_set() or cancelled(), progress)
@@ -272,6 +283,8 @@ class Rescoring:
     def rescored(self, session: ReviewSession, run: Run, failure: Failure, plan: Plan, cancel: Callable[[], bool],
                  progress: Callable[[str, float], None]) -> Rescore:
         """The engine's result for one failure."""
+        from reviewer.rescore.engine import rescore_grader
+
         return rescore_grader(session.store, run, failure.grader, plan.repairs, [failure], options=self.options,
                               tool=plan.tool, cancel=cancel, progress=progress)[0]
 
@@ -355,6 +368,8 @@ class Rescoring:
 
 def summary_text(shown: Shown) -> str:
     """The notification after a re-score: the summary, what changed, where it was saved."""
+    from reviewer.rescore.engine import MISSING
+
     flipped, failing, broken = shown.counts()
     check = shown.failure_id.partition("#")[2].partition(":")[2]
     mine = next((r for r in shown.rows if r[0] == check), None)
