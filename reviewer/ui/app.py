@@ -258,6 +258,9 @@ class ReviewApp(App[int]):
         """Show the runs and open at the first (or the asked-for) failure."""
         self.opening_wanted = True
         self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
+        if not self.session.folder.runs:
+            self.review_screen.workspace.nothing("no runs in this folder")
+            self.review_screen.show_panes()
         ask = name_prompt(self.session.identity, message.scan.question, served=self.is_web)
         if ask is not None:
             from reviewer.ui.screens.name import NameScreen

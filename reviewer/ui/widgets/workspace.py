@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Mapping
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical
+from textual.content import Content
 from textual.widget import Widget
 
 from reviewer.review.view import FailureView
@@ -65,6 +66,11 @@ class Workspace(Vertical):
     def on_mount(self) -> None:
         """Start on the Code pane."""
         self.activate(self.active_pane)
+
+    def nothing(self, why: str) -> None:
+        """No failure will arrive (an empty or unreadable folder): every pane says so, not "reading…"."""
+        for pane in (self.brief, self.code, self.grader, self.transcript):
+            pane.set_header(Content.styled(why, "$text-muted"))
 
     def pane(self, pane_id: str) -> Pane:
         """A pane by id."""
