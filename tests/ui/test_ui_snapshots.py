@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,11 @@ def prepared(folder: Path, *keys: str) -> tuple[Any, Any]:
     app = make_app(folder)
 
     async def run_before(pilot: Any) -> None:
+        # The first failure on screen starts the background work (counting, the other reviewers):
+        # wait for it to have started, then for it to finish, whatever the machine's load.
+        deadline = time.monotonic() + 60
+        while not (app.first_shown and app.session.shown is not None) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
         await settle(app, pilot)
         for key in keys:
             await pilot.press(key)
