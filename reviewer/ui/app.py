@@ -260,14 +260,12 @@ class ReviewApp(App[int]):
         self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
         if not self.session.folder.runs:
             self.review_screen.workspace.nothing("no runs in this folder")
-            self.review_screen.show_panes()
         ask = name_prompt(self.session.identity, message.scan.question, served=self.is_web)
         if ask is not None:
             from reviewer.ui.screens.name import NameScreen
 
-            self.review_screen.show_panes()  # drawn behind the dialog, which opens after the next paint
-            self.call_after_refresh(self.push_screen, NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
-                                    lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
+            self.push_screen(NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
+                             lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
         self.last_index_save = time.monotonic()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 

@@ -43,7 +43,6 @@ WIDE = 160
 SMALL = 100
 """Columns below which the run list narrows."""
 MOVED = doing(Work.SELECTION)
-REVEAL_SECONDS = 1.0  # the panes wait this long for the first failure, then show what they have
 
 
 class ReviewScreen(Screen[None]):
@@ -86,8 +85,6 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         """The run list has focus; the find bar waits for ctrl+f."""
         self.query_one(FindBar).display = False
-        self.workspace.display = False  # the panes appear with the first failure: one paint, not one per piece
-        self.set_timer(REVEAL_SECONDS, self.show_panes)
         self.call_after_refresh(self.run_list.focus)
         self.post_message(self.Ready())
 
@@ -104,14 +101,9 @@ class ReviewScreen(Screen[None]):
 
     def show(self, rendered: Rendered, view: FailureView, symbols: Mapping[str, str]) -> None:
         """Every pane from one rendered view (``view``: the same view as the session took it)."""
-        self.show_panes()
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
         self.run_list.show_run(view.selection.run_key)
         self.rescores.opened(view.selection.failure_id)
-
-    def show_panes(self) -> None:
-        """Show the panes (the first failure is here, it is taking long, or a dialog opens over them)."""
-        self.workspace.display = True
 
     def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
         """Labels changed: the check list (from the view as it is now) and the run list's counts."""
