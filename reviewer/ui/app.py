@@ -79,6 +79,8 @@ class ReviewApp(App[int]):
         self.theme = self.themes.register(self, self.settings.theme)
         self.saved_theme = self.theme
         self.theme_lock = threading.Lock()
+        self.pool = DaemonExecutor()
+        """The threads the workers run in (the loop's default executor once the screen is up)."""
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
         self.review_screen = ReviewScreen(session)
         self.review_screen.symbols = self.symbols
@@ -239,7 +241,7 @@ class ReviewApp(App[int]):
     @on(ReviewScreen.Ready)
     def screen_ready(self) -> None:
         """The review screen is up: keymap, warnings, then scan the folder."""
-        asyncio.get_running_loop().set_default_executor(DaemonExecutor())  # q never waits for a reader
+        asyncio.get_running_loop().set_default_executor(self.pool)  # q never waits for a reader
         if self.initial_keymap:
             unknown = apply_keymap(self, self.initial_keymap)
             if unknown:
@@ -253,6 +255,10 @@ class ReviewApp(App[int]):
         self.do(Work.REPOSITORY)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
         self.set_interval(POLL_SECONDS, self.poll_folder)
+
+    def on_unmount(self) -> None:
+        """The app has ended: its worker threads end too (a kept thread would keep the app)."""
+        self.pool.shutdown(wait=False)
 
     def on_scanned(self, message: m.Scanned) -> None:
         """Show the runs and open at the first (or the asked-for) failure."""
