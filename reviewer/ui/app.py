@@ -138,12 +138,17 @@ class ReviewApp(App[int]):
             work.add(Work.RELABEL)
             if self.quiet_timer is not None:
                 self.quiet_timer.stop()
-            self.quiet_timer = self.set_timer(QUIET_SECONDS, lambda: self.report(doing(Work.REVIEWERS, Work.REPOSITORY)))
+            self.quiet_timer = self.set_timer(QUIET_SECONDS, self.quiet_over)
         for item in sorted(work, key=list(Work).index):
             self.do(item)
         self.refresh_status()
         if outcome.move is not None:
             self.follow(outcome.move, kind, step)
+
+    def quiet_over(self) -> None:
+        """No label changed for a while: read everyone's labels and the repository line again."""
+        self.quiet_timer = None
+        self.report(doing(Work.REVIEWERS, Work.REPOSITORY))
 
     def do(self, item: Work) -> None:
         """One piece of work an outcome asked for."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, RadioSet, Static
-from uihelp import make_app, press, settle, sync
+from uihelp import make_app, press, settle, sync, until
 from uikit import basic_folder
 
 from reviewer.model.label import Verdict
@@ -101,8 +101,7 @@ def messages(app) -> list[str]:  # type: ignore[no-untyped-def]
 async def settle_git(app, pilot) -> None:  # type: ignore[no-untyped-def]
     """Settle, then wait out the repository line's quiet spell and settle again."""
     await settle(app, pilot)
-    await pilot.pause(0.6)
-    await settle(app, pilot)
+    await until(app, pilot, lambda: app.quiet_timer is None, what="the quiet spell after a label change")
 
 
 @sync

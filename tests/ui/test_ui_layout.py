@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import Static
-from uihelp import make_app, press, settle, sync
+from uihelp import make_app, palette_offers, press, settle, sync, until
 
 from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
 from reviewer.ui.screens.annotate import NoteScreen
@@ -165,8 +165,7 @@ async def test_search_filters_runs_and_escape_clears(basic: Path) -> None:
         await press(app, pilot, "slash")
         assert app.focused is not None and app.focused.id == "run-search"
         await pilot.press(*"model-c")
-        await pilot.pause(0.3)
-        await settle(app, pilot)
+        await until(app, pilot, lambda: nav.order == ["s2/connected--model-c"], what="the filtered list")
         assert nav.order == ["s2/connected--model-c"]
         assert app.session.selection.run_key == "s1/roman-go--model-a"  # typing j/k letters did not navigate
         await press(app, pilot, "enter")
@@ -248,7 +247,7 @@ async def test_command_palette_runs_binding_actions(basic: Path) -> None:
         await settle(app, pilot)
         await press(app, pilot, "ctrl+p")
         await pilot.press(*"next failure")
-        await pilot.pause(0.5)
+        await until(app, pilot, lambda: palette_offers(app, "next failure"), what="the palette offering next failure")
         await press(app, pilot, "enter")
         await settle(app, pilot)
         assert app.session.selection.failure_id.endswith("TestRoundTrip")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uihelp import press, settle, sync
+from uihelp import press, settle, sync, until
 from uikit import MemoryStore
 
 from reviewer.ui.launch import build_app
@@ -26,8 +26,7 @@ async def test_a_hundred_thousand_runs() -> None:
         assert len(nav.order) == 66_666
         await press(app, pilot, "slash")
         await pilot.press(*"model-3")
-        await pilot.pause(0.3)
-        await settle(app, pilot)
+        await until(app, pilot, lambda: 0 < len(nav.order) < 20_000, what="the filtered list")
         assert 0 < len(nav.order) < 20_000
         await press(app, pilot, "enter", "home", "j")
         assert "model-3" in app.session.selection.run_key or app.session.folder.runs_by_key[app.session.selection.run_key].model == "model-3"

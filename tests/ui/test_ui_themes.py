@@ -11,7 +11,8 @@ from typing import Any
 
 from pygments.lexers import get_lexer_by_name
 from textual.color import Color
-from uihelp import make_app, press, settle, sync, warning_bar
+from textual.widgets import Input
+from uihelp import make_app, palette_offers, press, settle, sync, until, warning_bar
 
 from reviewer.store.config import load_settings
 from reviewer.store.labelfile import parse_labels
@@ -68,8 +69,8 @@ def expected_color(app: ReviewApp, theme: str, language: str, word: str) -> tupl
 async def switch_in_palette(app: ReviewApp, pilot: Any, name: str) -> None:
     """Pick "Theme: <name>" in the command palette."""
     await press(app, pilot, "ctrl+p")
-    await pilot.press(*f"theme: {name}")
-    await pilot.pause(0.5)
+    app.screen.query_one(Input).value = f"theme: {name}"  # typed at once: one search, not twenty
+    await until(app, pilot, lambda: palette_offers(app, name), what=f"the palette offering {name}")
     await press(app, pilot, "enter")
     await settle(app, pilot)
 

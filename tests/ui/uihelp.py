@@ -69,6 +69,31 @@ async def settle(app: ReviewApp, pilot: Pilot[Any], rounds: int = 6) -> None:
     await pilot.pause()
 
 
+async def until(app: ReviewApp, pilot: Pilot[Any], condition: Callable[[], object], timeout: float = 30,
+                what: str = "the condition") -> None:
+    """Wait until ``condition()`` holds (polled every 10 ms), then settle."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} did not hold within {timeout} s")
+        await asyncio.sleep(0.01)
+    await settle(app, pilot)
+
+
+def palette_offers(app: ReviewApp, text: str) -> bool:
+    """The command palette is open and its highlighted command's prompt contains ``text``."""
+    from textual.command import CommandList, CommandPalette
+
+    screen = app.screen
+    if not isinstance(screen, CommandPalette):
+        return False
+    commands = screen.query_one(CommandList)
+    if commands.highlighted is None:
+        return False
+    prompt = commands.get_option_at_index(commands.highlighted).prompt
+    return text.lower() in getattr(prompt, "plain", str(prompt)).lower()
+
+
 async def press(app: ReviewApp, pilot: Pilot[Any], *keys: str) -> None:
     """Press keys one by one, settling after each."""
     for key in keys:
