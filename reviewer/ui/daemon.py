@@ -29,8 +29,9 @@ file, fit with room for a key's view, evidence and neighbours)."""
 
 
 class DaemonExecutor(ThreadPoolExecutor):
-    """Runs each submitted call in a daemon thread of its own pool, started only when every one is
-    busy (asyncio wants a ThreadPoolExecutor: the base class's pool stays unused)."""
+    """Runs each submitted call in a daemon thread of its own pool, a new one started only when
+    every one is busy and there are fewer than ``max_threads`` (asyncio wants a
+    ThreadPoolExecutor: the base class's pool stays unused)."""
 
     def __init__(self, max_threads: int = MAX_THREADS) -> None:
         super().__init__(max_workers=1)
@@ -47,8 +48,6 @@ class DaemonExecutor(ThreadPoolExecutor):
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         """Run ``fn(*args, **kwargs)`` in an idle daemon thread (a new one when none is idle and
         there are fewer than ``max_threads``, else when one is free); its future."""
-        if self.closed:
-            raise RuntimeError("the executor is shut down")
         future: Future[T] = Future()
 
         def run() -> None:
@@ -63,11 +62,13 @@ class DaemonExecutor(ThreadPoolExecutor):
                 future.set_exception(exc)
 
         with self.lock:
+            if self.closed:  # under the lock: nothing is queued behind the threads' last call
+                raise RuntimeError("the executor is shut down")
             self.pending += 1
             start = self.pending > self.waiting and self.threads < self.max_threads
             if start:
                 self.threads += 1
-        self.jobs.put(run)
+            self.jobs.put(run)
         if start:
             threading.Thread(target=self.serve, name=f"reviewer-worker-{self.threads}", daemon=True).start()
         return future
