@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 import tomli_w
-from uihelp import make_app, press, settle, sync
-
-from reviewer.ui.app import ReviewApp
+from uihelp import make_app, press, settle, sync, until
 
 
 def write_run(root: Path, session: str, run_id: str, task: str, checks: list[dict[str, str]]) -> None:
@@ -25,16 +20,6 @@ def write_run(root: Path, session: str, run_id: str, task: str, checks: list[dic
     (rdir / "run.toml").write_bytes(tomli_w.dumps(doc).encode())
 
 
-async def wait_for(app: ReviewApp, pilot: Any, done: Callable[[], bool], seconds: float = 10.0) -> float:
-    """Let the app run until ``done``; returns how long it took."""
-    start = time.monotonic()
-    while not done():
-        assert time.monotonic() - start < seconds, "the change did not show in time"
-        await asyncio.sleep(0.05)
-    await settle(app, pilot)
-    return time.monotonic() - start
-
-
 @sync
 async def test_a_run_written_while_open_appears_and_the_place_stays(basic: Path) -> None:
     app = make_app(basic)
@@ -45,11 +30,11 @@ async def test_a_run_written_while_open_appears_and_the_place_stays(basic: Path)
         nav = app.review_screen.run_list
         assert before.failure_id
         write_run(basic, "s1", "aardvark--model-z", "aardvark", [{"key": "TestNew", "status": "fail", "message": "new"}])
-        took = await wait_for(app, pilot, lambda: "s1/aardvark--model-z" in nav.order)
+        took = await until(app, pilot, lambda: "s1/aardvark--model-z" in nav.order, timeout=10)
         assert took < 8
         assert app.session.selection == before
         assert nav.rows[nav.cursor].key == before.run_key and nav.current == before.run_key
-        await wait_for(app, pilot, lambda: app.session.folder.failure_ids.get("s1/aardvark--model-z") is not None)
+        await until(app, pilot, lambda: app.session.folder.failure_ids.get("s1/aardvark--model-z") is not None, timeout=10)
         assert app.session.folder.failure_ids["s1/aardvark--model-z"] == ("s1/aardvark--model-z#heldout:TestNew",)
         assert app.is_running
 
@@ -70,7 +55,7 @@ async def test_runs_added_above_keep_the_current_run_on_its_screen_line(basic: P
         assert top > 0 and before.failure_id
         for i in range(3):
             write_run(basic, "s1", f"aardvark-{i}--model-z", f"aardvark-{i}", [{"key": "TestNew", "status": "fail"}])
-        await wait_for(app, pilot, lambda: "s1/aardvark-2--model-z" in nav.order)
+        await until(app, pilot, lambda: "s1/aardvark-2--model-z" in nav.order, timeout=10)
         assert app.session.selection == before and nav.rows[nav.cursor].key == before.run_key
         assert nav.cursor - int(nav.scroll_offset.y) == line and int(nav.scroll_offset.y) > top
 
@@ -88,10 +73,10 @@ async def test_a_changed_current_run_reloads_and_keeps_its_failure(basic: Path) 
         assert before.failure_id == f"{run_key}#oracle:path"
         manifest = basic / "s2" / "runs" / "connected--model-a" / "run.toml"
         manifest.write_text(manifest.read_text().replace('key = "connected"', 'key = "connected2"'))
-        await wait_for(app, pilot, lambda: app.session.shown is not None and any(
-            f.check.key == "connected2" for f in app.session.shown.failures))
+        await until(app, pilot, lambda: app.session.shown is not None and any(
+            f.check.key == "connected2" for f in app.session.shown.failures), timeout=10)
         assert app.session.selection == before
         assert app.session.folder.failure_ids[run_key] == (f"{run_key}#oracle:connected2", f"{run_key}#oracle:path")
         manifest.write_text(manifest.read_text().replace('key = "path"', 'key = "path2"'))
-        await wait_for(app, pilot, lambda: app.session.selection.failure_id != before.failure_id)
+        await until(app, pilot, lambda: app.session.selection.failure_id != before.failure_id, timeout=10)
         assert app.session.selection.run_key == run_key and app.session.selection.failure_id == f"{run_key}#oracle:connected2"

@@ -8,16 +8,12 @@ when the failure is opened again.
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Button, Static, TextArea
-from uihelp import make_app, press, settle, sync
+from uihelp import make_app, press, settle, sync, until
 
 from reviewer.rescore.record import latest_for
 from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
@@ -47,16 +43,6 @@ def need_sandbox() -> None:
         require_sandbox()
     except SandboxUnavailable as exc:
         pytest.fail(f"these tests need a working bubblewrap: {exc}")
-
-
-async def until(pilot: Pilot[Any], ok: Callable[[], bool], seconds: float = 60) -> None:
-    """Let the app run until ``ok()`` holds (without waiting for every worker, as ``settle`` does)."""
-    deadline = time.monotonic() + seconds
-    while not ok():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the app did not get there")
-        await pilot.pause()
-        await asyncio.sleep(0.02)
 
 
 def dialog_text(app: ReviewApp) -> str:
@@ -96,10 +82,10 @@ async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_
         strip = app.review_screen.query_one(RescoreStrip)
         assert strip.display and "re-scoring" in str(strip.content) and "cancels · test_single_node" in str(strip.content)
         await pilot.press("j")  # the screen is live while the sandbox runs
-        await until(pilot, lambda: app.session.selection.failure_id != CONNECTED)
+        await until(app, pilot, lambda: app.session.selection.failure_id != CONNECTED, 60, settled=False)
         assert app.review_screen.rescores.rescoring.running is not None
         await pilot.press("k")
-        await until(pilot, lambda: app.review_screen.rescores.rescoring.running is None)
+        await until(app, pilot, lambda: app.review_screen.rescores.rescoring.running is None, 60, settled=False)
         await settle(app, pilot)
         assert app.session.selection.failure_id == CONNECTED
         assert not strip.display
@@ -148,7 +134,7 @@ async def test_escape_cancels_a_running_re_score_and_nothing_is_recorded(tmp_pat
         await pilot.pause()
         assert app.review_screen.rescores.rescoring.running is not None
         await pilot.press("escape")
-        await until(pilot, lambda: app.review_screen.rescores.rescoring.running is None, 30)
+        await until(app, pilot, lambda: app.review_screen.rescores.rescoring.running is None, 30, settled=False)
         await settle(app, pilot)
         titles = [n.title for n in app.notes]  # type: ignore[attr-defined]
         assert "Re-scored" not in titles

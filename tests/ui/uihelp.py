@@ -70,14 +70,18 @@ async def settle(app: ReviewApp, pilot: Pilot[Any], rounds: int = 6) -> None:
 
 
 async def until(app: ReviewApp, pilot: Pilot[Any], condition: Callable[[], object], timeout: float = 30,
-                what: str = "the condition") -> None:
-    """Wait until ``condition()`` holds (polled every 10 ms), then settle."""
-    deadline = time.monotonic() + timeout
+                what: str = "the condition", settled: bool = True) -> float:
+    """Let the app run until ``condition()`` holds, then settle (``settled=False``: without waiting
+    for every worker, for a condition met while one still runs); the seconds it all took."""
+    start = time.monotonic()
     while not condition():
-        if time.monotonic() > deadline:
+        if time.monotonic() - start > timeout:
             raise TimeoutError(f"{what} did not hold within {timeout} s")
+        await pilot.pause()
         await asyncio.sleep(0.01)
-    await settle(app, pilot)
+    if settled:
+        await settle(app, pilot)
+    return time.monotonic() - start
 
 
 def palette_offers(app: ReviewApp, text: str) -> bool:
