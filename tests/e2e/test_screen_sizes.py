@@ -36,7 +36,7 @@ def test_grader_output_from_column_0_and_the_name_on_screen(tmp_path: Path, size
     assert (REPO / "sessions" / FAILURE.partition("#")[0].replace("/", "/runs/", 1)).is_dir()
     with Tmux([*reviewer_command(), "sessions", "--failure", FAILURE], size=size, cwd=REPO, env=env(tmp_path)) as term:
         term.wait_for(r"failure \d+ of \d+\b(?!\+)", timeout=30)
-        screen = term.wait_for(FIRST_LINE.pattern, timeout=15)
+        screen = term.wait_still(FIRST_LINE.pattern, timeout=15)
         assert "e2e-sizes" in screen, screen  # who is labelling
         assert "heldout-script" in screen  # the Grader pane is the one shown (all four when wide)
 
@@ -45,6 +45,6 @@ def test_help_cuts_no_line_at_200_columns(tmp_path: Path) -> None:
     with Tmux([*reviewer_command(), "sessions"], size=(200, 50), cwd=REPO, env=env(tmp_path)) as term:
         term.wait_for(r"failure \d+ of \d+\b(?!\+)", timeout=30)
         term.send("?")
-        screen = term.wait_for(r"─ Keys ─", timeout=10)  # the help's box
+        screen = term.wait_still(r"─ Keys ─", timeout=10)  # the help's box, wholly drawn
         assert "next-failure" in screen and "label-specification" in screen, screen
         assert "\u2026" not in screen, screen  # no description, id or tooltip cut

@@ -89,6 +89,21 @@ class Tmux:
             time.sleep(0.2)
         raise TimeoutError(f"{pattern!r} never appeared; last screen:\n{screen}")
 
+    def wait_still(self, pattern: str, timeout: float = 20.0) -> str:
+        """Like ``wait_for``, but only a screen that matches twice, unchanged, 0.1 s apart.
+
+        A capture can land while the app is writing a big frame (a modal over the whole
+        screen): the box's title is drawn, the rows below are still the old ones.
+        """
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.wait_for(pattern, max(0.1, deadline - time.monotonic()))
+            time.sleep(0.1)
+            if self.screen() == screen:
+                return screen
+        raise TimeoutError(f"{pattern!r} never held still; last screen:\n{screen}")
+
     def stop(self) -> None:
         """End the session and the private server."""
         self.tmux("kill-server", check=False)
