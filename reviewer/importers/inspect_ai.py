@@ -333,8 +333,10 @@ def import_inspect(paths: list[Path], name: str | None, model: str | None = None
         if log.entries:
             OPEN[(os.getpid(), info.path)] = log
             session.jobs.append(Job(eval_unit, info, log.entries))
-        elif log.inline:
-            session.jobs.append(Job(inline_unit, (log, info), log.inline, local=True))
+        else:
+            log.close()  # no entry to read later: the samples, if any, came from summaries.json
+            if log.inline:
+                session.jobs.append(Job(inline_unit, (log, info), log.inline, local=True))
         if not session.name:
             session.name = session_name(log, path)
         if not session.started:

@@ -147,7 +147,12 @@ def read_inspect_log(path: Path) -> InspectLog:
     st = os.fstat(fd)
     magic = os.pread(fd, 4, 0)
     if magic in ZIP_MAGIC:
-        log = read_eval_zip(path, EvalZip(os.fdopen(fd, "rb")))
+        file = os.fdopen(fd, "rb")
+        try:
+            log = read_eval_zip(path, EvalZip(file))
+        except BaseException:
+            file.close()  # a refused archive keeps no file open
+            raise
         log.identity = (st.st_dev, st.st_ino)
         return log
     data = read_fd(fd, path, SOURCE_CAP)
@@ -161,6 +166,7 @@ def reopen(path: str, identity: tuple[int, int]) -> InspectLog:
     """The same ``.eval`` opened again (in a worker); ImportFailed when the file was replaced meanwhile."""
     log = read_inspect_log(Path(path))
     if log.identity != identity:
+        log.close()
         raise ImportFailed(f"{path}: the file was replaced while it was being imported")
     return log
 

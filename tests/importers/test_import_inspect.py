@@ -26,6 +26,8 @@ from reviewer.store.sessions import SessionStore
 
 WRITERS = {"json": write_json_log, "zstd": write_zstd_eval, "deflate": write_deflate_eval}
 SUFFIX = {"json": ".json", "zstd": ".eval", "deflate": ".eval"}
+pytestmark = pytest.mark.filterwarnings(  # a refused or finished log leaves no file open
+    "error::ResourceWarning", "error::pytest.PytestUnraisableExceptionWarning")
 
 
 @pytest.fixture(params=sorted(WRITERS))
