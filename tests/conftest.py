@@ -35,7 +35,9 @@ SLOW = (
     "ui/test_ui_blind_census.py",  # one app tours every screen four times over (30 s)
 )
 """Test files marked ``slow`` (paths under tests/): ``pytest -q`` leaves them out, ``pytest -q -m slow``
-runs only them, and the README's test command (CI) runs both."""
+runs only them, and the README's test command (CI) runs both. A single test can carry
+``@pytest.mark.slow`` too: the Pilot tests of a flow that ``tests/review`` already tests on the
+session without Textual (labelling and undo, clusters, disagreements, blind mode, live reload)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -46,6 +48,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         rel = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
         if rel.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("slow"):
             slow.append(item)
     if slow and not config.option.markexpr and not named_paths(config):
         config.hook.pytest_deselected(items=slow)

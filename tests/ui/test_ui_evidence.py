@@ -112,6 +112,7 @@ async def test_wrong_numeral_is_no_near_miss_and_the_strip_follows_j_k(corpus: P
         assert panel.evidence.failure_id == app.session.selection.failure_id
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_cluster_walk_label_after_confirmation_and_undo(corpus: Path) -> None:
     app = make_app(corpus, reviewer="alice")
@@ -157,6 +158,7 @@ async def test_cluster_walk_label_after_confirmation_and_undo(corpus: Path) -> N
         assert app.session.walking.cluster is None and "cluster" not in status(app)
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_cluster_label_counts_in_the_status_and_advances_within_the_cluster(corpus: Path) -> None:
     app = make_app(corpus, reviewer="alice")

@@ -156,6 +156,7 @@ async def test_outside_git_the_app_works_with_no_git_ui(basic: Path) -> None:
         assert not any(n.severity == "error" for n in app.notes)
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_disagreements_mode_walks_exactly_the_failures_reviewers_differ_on(basic: Path) -> None:
     label_as(basic, "bob", {F1: (SPEC, ""), F2: (CAP, ""), F3: (CAP, "prints true [b]not[/b] yes"), F4: (CAP, "")})
@@ -186,6 +187,7 @@ async def test_disagreements_mode_walks_exactly_the_failures_reviewers_differ_on
         assert "disagreements" not in status(app)
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_blind_mode_hides_the_other_verdict_until_labelled_and_r_reveals(basic: Path) -> None:
     label_as(basic, "bob", {F1: (CAP, "bob's [@click=app.quit]note[/]"), F2: (SPEC, "")})

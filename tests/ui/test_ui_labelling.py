@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static, TextArea
 from uihelp import make_app, press, settle, sync
 
@@ -55,6 +56,7 @@ async def test_s_then_c_saves_two_labels_and_moves_on(basic: Path) -> None:
         assert any("\u25b2 capability" in line for line in checks)
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_undo_clear_and_defer(basic: Path) -> None:
     app = make_app(basic, reviewer="alice")

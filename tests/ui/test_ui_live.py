@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import tomli_w
 from uihelp import make_app, press, settle, sync, until
 
@@ -60,6 +61,7 @@ async def test_runs_added_above_keep_the_current_run_on_its_screen_line(basic: P
         assert nav.cursor - int(nav.scroll_offset.y) == line and int(nav.scroll_offset.y) > top
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_a_changed_current_run_reloads_and_keeps_its_failure(basic: Path) -> None:
     app = make_app(basic)

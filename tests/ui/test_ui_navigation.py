@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 
@@ -33,6 +34,7 @@ def header(app, pane_id: str) -> str:  # type: ignore[no-untyped-def]
     return str(app.review_screen.query_one(f"#{pane_id} .pane-header", Static).content)
 
 
+@pytest.mark.slow  # its flow is tested on the session in tests/review; this is the same on the screen
 @sync
 async def test_opens_at_first_failure_and_j_k_walk_across_runs(basic: Path) -> None:
     app = make_app(basic)

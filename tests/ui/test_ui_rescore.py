@@ -61,6 +61,7 @@ def grader_title(app: ReviewApp) -> str:
     return str(app.review_screen.query_one("#rescored-title", Static).content)
 
 
+@pytest.mark.slow  # the grader really runs twice in bubblewrap
 @sync
 async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_path: Path) -> None:
     need_sandbox()
