@@ -39,7 +39,8 @@ SLOW = (
 """Test files marked ``slow`` (paths under tests/): ``pytest -q`` leaves them out, ``pytest -q -m slow``
 runs only them, and the README's test command (CI) runs both. A single test can carry
 ``@pytest.mark.slow`` too: the Pilot tests of a flow that ``tests/review`` already tests on the
-session without Textual (labelling and undo, clusters, disagreements, blind mode, live reload)."""
+session without Textual (labelling and undo, clusters, disagreements, blind mode, live reload),
+and the Pilot test of ``R``, which really runs the grader in bubblewrap."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
