@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from reviewer.ui.daemon import DaemonExecutor
 
 
@@ -72,11 +74,8 @@ def test_a_new_thread_starts_when_every_thread_is_busy_below_the_bound() -> None
 def test_no_call_after_shutdown() -> None:
     pool = DaemonExecutor()
     pool.shutdown()
-    try:
+    with pytest.raises(RuntimeError, match="shut down"):
         pool.submit(lambda: None)
-    except RuntimeError:
-        return
-    raise AssertionError("a call was taken after shutdown")
 
 
 def test_a_call_leaves_nothing_behind_in_the_thread_that_ran_it() -> None:
