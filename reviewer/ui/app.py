@@ -1,10 +1,9 @@
 """The review app: a thin shell around a :class:`~reviewer.review.session.ReviewSession`.
 
-Keys call the session; workers (:mod:`reviewer.ui.workers`) read and post typed messages
+Keys call the session; workers (:mod:`reviewer.ui.workers`) post typed messages
 (:mod:`reviewer.ui.messages`); handlers hand what was found to the session and draw. The review
-screen shows the current failure (one rendered view per paint); the app keeps the rest: the
-folder, labels, the other reviewers, git, themes and the keys.
-"""
+screen shows the current failure (one view per paint); the app keeps the folder, labels, the
+other reviewers, git, themes and keys."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ from reviewer.model.sanitize import one_line
 from reviewer.review.folder import Scan
 from reviewer.review.naming import name_prompt
 from reviewer.review.outcome import Notice, Outcome, Work, doing
-from reviewer.review.selection import End, Move, NeedsCounting, Target
+from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target
 from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
 from reviewer.ui import messages as m
@@ -38,24 +37,24 @@ from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
 from reviewer.ui.theming import (
-    CODE_BACKGROUND,
     DISMISS_ID,
     ThemeCommands,
     Themes,
     startup_warning,
     theme_variable_defaults,
+    with_code_background,
 )
 from reviewer.ui.widgets.warning_bar import WarningBar
 
 SAVE_RETRY_SECONDS = 5.0
 """How often unsaved decisions are retried and the labels files looked at for outside changes."""
-POLL_SECONDS = 2.0
-"""How often the folder is looked at again."""
+POLL_SECONDS = 2.0  # how often the folder is looked at again
 INDEX_SAVE_SECONDS = 15.0
 QUIET_SECONDS = 0.3
 """Quiet after a label change before everyone's labels (and the repository line) are read again."""
 FIRST_SCREEN_SECONDS = 1.0
 """Background work waits for the first failure on screen, or this long."""
+MOVE_WAIT_SECONDS = 0.1  # a move's cursor waits this long for its view, then is drawn alone
 
 
 class ReviewApp(App[int]):
@@ -70,8 +69,7 @@ class ReviewApp(App[int]):
                  keymap: Mapping[str, str] | None = None, warnings: list[str] | None = None,
                  themes: Themes | None = None, early_scan: "Future[Scan] | None" = None) -> None:
         super().__init__()
-        self.early_scan = early_scan
-        """The first scan, when the launcher began it (taken by the scan worker)."""
+        self.early_scan = early_scan  # the first scan, when the launcher began it (the scan worker takes it)
         self.session = session
         self.settings = settings or Settings()
         self.initial_keymap = dict(keymap or {})
@@ -88,6 +86,7 @@ class ReviewApp(App[int]):
         self.opening_wanted = False
         self.last_index_save = 0.0
         self.quiet_timer: Timer | None = None
+        self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
 
     def get_default_screen(self) -> ReviewScreen:
         """The review screen."""
@@ -99,10 +98,7 @@ class ReviewApp(App[int]):
 
     def get_css_variables(self) -> dict[str, str]:
         """Textual's variables, with ``$code-background`` falling back to ``$surface``."""
-        variables = super().get_css_variables()
-        if CODE_BACKGROUND not in self.current_theme.variables:
-            variables[CODE_BACKGROUND] = variables.get("surface") or variables.get("background") or "#1e1e1e"
-        return variables
+        return with_code_background(super().get_css_variables(), self.current_theme.variables)
 
     @property
     def highlight(self) -> Any:
@@ -200,7 +196,8 @@ class ReviewApp(App[int]):
             self.tell(Notice(move.message, bell=kind == "step"))
 
     def read_view(self, moved: bool = True) -> None:
-        """The selection changed: read and render its view; its evidence; its label's staleness."""
+        """The selection changed: read and render its view (the cursor, status line and evidence
+        strip wait for it: one paint); its evidence; its label's staleness."""
         if not moved:
             return
         session, screen = self.session, self.review_screen
@@ -208,20 +205,29 @@ class ReviewApp(App[int]):
         self.start("view", w.view, session, selection, self.highlight, screen.caps)
         if session.folder.listing.unfold_for(selection.run_key, session.current_run()):
             self.rebuild_list()  # the run was in a folded group
-        screen.run_list.show_run(selection.run_key)
-        self.refresh_status()
         fid = selection.failure_id
-        if screen.workspace.evidence_wanted(fid, session.cached_evidence(fid) if fid else None):
+        if screen.workspace.evidence_needed(fid, session.cached_evidence(fid) if fid else None):
             self.start("evidence", w.evidence, session, fid)
         if fid:
             self.start("stale", w.stale_one, session, fid)
+        self.moving = selection
+        self.set_timer(MOVE_WAIT_SECONDS, partial(self.show_move, selection))
+
+    def show_move(self, waited: Selection | None = None) -> None:
+        """Draw the cursor, status line and evidence strip (``waited``: if that move still waits)."""
+        if waited is not None and waited is not self.moving:
+            return
+        session, self.moving = self.session, None
+        fid = session.selection.failure_id
+        self.review_screen.point(session.selection.run_key, fid, session.cached_evidence(fid) if fid else None)
+        self.refresh_status()
 
     def refresh_status(self) -> None:
         """Redraw the status line (a big list's totals are recounted in a worker)."""
         parts, recount = self.session.status()
         if recount:
             self.start("tally", w.recount, self.session, self.session.folder.listing.order)
-        if self.review_screen.is_mounted:
+        if self.review_screen.is_mounted and self.moving is None:  # a move draws it with its view
             self.review_screen.status(parts_content(parts), len(self.session.folder.load_errors))
 
     def rebuild_list(self) -> None:
@@ -291,8 +297,7 @@ class ReviewApp(App[int]):
         if not self.first_shown and self.session.folder.scanned:
             self.first_shown = True
             self.start("stale-all", w.stale_all, self.session)
-            self.report(doing(Work.COUNT, Work.REVIEWERS, Work.PROVENANCE) if self.session.git.on
-                        else doing(Work.COUNT, Work.REVIEWERS))
+            self.report(doing(Work.COUNT, Work.REVIEWERS, *([Work.PROVENANCE] if self.session.git.on else [])))
 
     # ---- what workers found --------------------------------------------------------------------
 
@@ -314,7 +319,9 @@ class ReviewApp(App[int]):
             self.follow(message.move, message.kind)
 
     def on_view_ready(self, message: m.ViewReady) -> None:
-        """Take a view if it is still wanted; every pane draws it in one paint."""
+        """Take a view if it is still wanted; every pane draws it in one paint (the strip and the
+        status line asked first: a widget's repaint reaches the screen in the order it was asked,
+        and the screen paints as soon as the first one comes)."""
         view = self.session.take_view(message.view)
         if view is None:
             return
@@ -323,8 +330,8 @@ class ReviewApp(App[int]):
             self.follow(gone)
             return
         with self.batch_update():
+            self.show_move()
             self.review_screen.show(message.rendered, view, self.symbols)
-            self.refresh_status()
         self.first_screen()
         target = self.session.prefetch_target()
         if target is not None:
@@ -338,7 +345,7 @@ class ReviewApp(App[int]):
 
     def on_evidence_ready(self, message: m.EvidenceReady) -> None:
         """A failure's evidence, shown if it is still current."""
-        if message.failure_id == self.session.selection.failure_id:
+        if message.failure_id == self.session.selection.failure_id and (self.moving is None or message.error):
             self.review_screen.workspace.show_evidence(message.failure_id, message.evidence, message.error)
 
     def on_list_built(self, message: m.ListBuilt) -> None:
@@ -379,16 +386,12 @@ class ReviewApp(App[int]):
         """A key on the review screen acted on the session."""
         self.report(message.outcome, message.kind, message.step)
 
+    @on(WarningBar.Dismissed)
     def action_dismiss_warning(self) -> None:
-        """``ctrl+w``: hide the warning bar."""
+        """``ctrl+w`` (or a click on the bar): hide the warning bar."""
         for bar in self.review_screen.query(WarningBar):
             bar.remove()
         self.call_after_refresh(self.refresh_bindings)
-
-    @on(WarningBar.Dismissed)
-    def warning_bar_clicked(self) -> None:
-        """The bar was clicked."""
-        self.action_dismiss_warning()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The dismiss key only acts (and shows in the footer) while the warning bar is up."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -57,6 +57,14 @@ def to_textual_kwargs(theme: ThemeSpec) -> dict[str, Any]:
     kwargs["dark"] = theme.dark
     kwargs["variables"] = variables
     return kwargs
+
+
+def with_code_background(variables: dict[str, str], theme_variables: Mapping[str, str]) -> dict[str, str]:
+    """Textual's CSS variables, with ``$code-background`` falling back to ``$surface`` when the
+    theme does not set it."""
+    if CODE_BACKGROUND not in theme_variables:
+        variables[CODE_BACKGROUND] = variables.get("surface") or variables.get("background") or "#1e1e1e"
+    return variables
 
 
 def theme_variable_defaults() -> dict[str, str]:

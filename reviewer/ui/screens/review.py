@@ -8,7 +8,7 @@ says, starts and redraws what the outcome asks for. The screen never imports the
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from textual import on
 from textual.app import ComposeResult
@@ -38,10 +38,11 @@ from reviewer.ui.widgets.transcript import TranscriptPane
 from reviewer.ui.widgets.warning_bar import BarWarning, WarningBar
 from reviewer.ui.widgets.workspace import Workspace, pane_of
 
-WIDE = 160
-"""Columns from which all four panes are shown at once."""
-SMALL = 100
-"""Columns below which the run list narrows."""
+if TYPE_CHECKING:
+    from reviewer.analysis.evidence import Evidence
+
+WIDE = 160  # columns from which all four panes are shown at once
+SMALL = 100  # columns below which the run list narrows
 MOVED = doing(Work.SELECTION)
 
 
@@ -105,6 +106,11 @@ class ReviewScreen(Screen[None]):
         self.run_list.show_run(view.selection.run_key)
         self.rescores.opened(view.selection.failure_id)
 
+    def point(self, run_key: str, failure_id: str, evidence: Evidence | None) -> None:
+        """The run list's cursor and the evidence strip on a selection."""
+        self.run_list.show_run(run_key)
+        self.workspace.point_evidence(failure_id, evidence)
+
     def relabelled(self, view: FailureView | None, symbols: Mapping[str, str]) -> None:
         """Labels changed: the check list (from the view as it is now) and the run list's counts."""
         self.workspace.relabelled(view, symbols)
@@ -122,9 +128,10 @@ class ReviewScreen(Screen[None]):
 
     def status(self, content: Content, errors: int) -> None:
         """Redraw the status line (nothing while the app closes: a late result has nothing to draw on)."""
-        if self.status_bar.is_mounted:
-            self.status_bar.errors = errors
-            self.status_bar.update(content, layout=False)
+        bar = self.status_bar
+        if bar.is_mounted and (errors, content.plain, content.spans) != (bar.errors, *bar.drawn):
+            bar.errors, bar.drawn = errors, (content.plain, content.spans)
+            bar.update(content, layout=False)  # only when it changed: a key's one paint is its view
 
     def warn(self, warnings: list[BarWarning], dismiss_keys: str) -> None:
         """Show the warning bar at the top."""

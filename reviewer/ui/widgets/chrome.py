@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
+from textual.content import Content, Span
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static, Tab, Tabs
@@ -208,6 +210,7 @@ class StatusBar(Static):
     def __init__(self) -> None:
         super().__init__(Content(""), id="status", markup=False)
         self.errors = 0
+        self.drawn: tuple[str, Sequence[Span]] = ("", ())
 
     def on_click(self, _event: events.Click) -> None:
         """Open the load errors when there are some."""

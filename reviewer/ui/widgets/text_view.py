@@ -236,12 +236,18 @@ class TextView(ScrollView, can_focus=True):
             self.scroll_to_line(self.marked)
 
     def scroll_to_line(self, line: int, column: int = 0, center: bool = True) -> None:
-        """Bring a logical line (and a column of it) into view (after the next layout); column 0
-        also scrolls back to the left edge."""
+        """Bring a logical line (and a column of it) into view; column 0 also scrolls back to the
+        left edge. Now when laid out (in the same paint as new lines), again after the next layout
+        (which moves nothing unless a scrollbar came or went)."""
+        if self.scrollable_content_region.height:
+            self._scroll_to_line(line, column, center)
         self.call_after_refresh(self._scroll_to_line, line, column, center)
 
     def scroll_to_span(self, first: int, last: int) -> None:
-        """Scroll so that lines ``first`` to ``last`` show (their start when they do not all fit)."""
+        """Scroll so that lines ``first`` to ``last`` show (their start when they do not all fit);
+        now when laid out, again after the next layout."""
+        if self.scrollable_content_region.height:
+            self._scroll_to_span(first, last)
         self.call_after_refresh(self._scroll_to_span, first, last)
 
     def _scroll_to_span(self, first: int, last: int) -> None:

@@ -131,16 +131,19 @@ class Workspace(Vertical):
         """The shown file's syntax colours."""
         self.code.show_part(code)
 
-    def evidence_wanted(self, failure_id: str, known: Evidence | None) -> bool:
-        """Show a failure's evidence when it is known; True when it must be computed."""
+    def evidence_needed(self, failure_id: str, known: Evidence | None) -> bool:
+        """Whether a failure's evidence must be computed (neither on the strip nor known)."""
+        return bool(failure_id) and failure_id != self.evidence.failure_id and known is None
+
+    def point_evidence(self, failure_id: str, known: Evidence | None) -> None:
+        """The strip follows the selection: its evidence when known, else waiting for it."""
         panel = self.evidence
         if failure_id == panel.failure_id:
-            return False
+            return
         if known is not None:
             panel.show(failure_id, known)
-            return False
-        panel.waiting(failure_id)
-        return bool(failure_id)
+        else:
+            panel.waiting(failure_id)
 
     def show_evidence(self, failure_id: str, evidence: Evidence | None, error: str) -> None:
         """A failure's evidence (or why it could not be computed)."""
