@@ -23,6 +23,7 @@ def test_the_byte_scanner_finds_every_kind_of_leak() -> None:
     frame = b"\x1b[1;1H\x1b[38;5;1mok\x1b[0m"
     own = b"\x1b[?1049h" + frame + b"\x1b[2;1H\x07\x1b]22;pointer\x07\x1b[3;1Hend\x1b[?1049l"
     assert terminal_leaks(own) == []
+    assert terminal_leaks(frame + b"\x07\x07" + frame) == []  # two keys that moved nothing: the app's two bells
     copied = b"\x1b]52;c;" + base64.b64encode("id\nmessage \u241b]0;x".encode()) + b"\x07"
     assert terminal_leaks(frame + copied + frame, copied=True) == []
     assert terminal_leaks(frame + copied + frame) != []  # a copy only counts as the app's own when asked
