@@ -1,0 +1,70 @@
+"""A move is drawn with its view: the run list's cursor never runs ahead of the panes, unless the
+view is slow to read (then the cursor moves alone after ``MOVE_WAIT_SECONDS``)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from uihelp import recording, settle, sync, until
+
+import reviewer.ui.app as app_module
+from reviewer.model.run import Run
+from reviewer.store.safe_fs import TextBlob
+from reviewer.store.sessions import SessionStore
+from reviewer.ui.launch import build_app
+
+
+class SlowBriefStore(SessionStore):
+    """The real store, except that reading one run's brief waits until the test opens the gate
+    (a cold read off a slow disk)."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.slow_run = ""
+        self.gate = threading.Event()
+
+    def brief(self, run: Run) -> TextBlob:
+        if run.key == self.slow_run:
+            self.gate.wait(60)
+        return super().brief(run)
+
+
+@sync
+async def test_the_cursor_moves_with_the_view_and_alone_only_when_the_view_is_slow(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = SlowBriefStore(basic)
+    app = recording(build_app(store))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        session, runs = app.session, app.review_screen.run_list
+        order = list(session.folder.listing.order)
+        here = order.index(session.selection.run_key)
+        assert len(order) >= here + 3, order
+        near, far = order[here + 1], order[here + 2]
+        store.slow_run = far  # read ahead or not, this run's view waits for the gate
+
+        monkeypatch.setattr(app_module, "MOVE_WAIT_SECONDS", 60.0)  # the cursor can only move with the view
+        moves: list[tuple[str, str]] = []  # (where the cursor goes, the run the panes show) at each move
+        show_run = runs.show_run
+
+        def watched(run_key: str) -> None:
+            moves.append((run_key, session.shown.selection.run_key if session.shown else ""))
+            show_run(run_key)
+
+        monkeypatch.setattr(runs, "show_run", watched)
+        await pilot.press("J")
+        await until(app, pilot, lambda: runs.current == near, what="the cursor on the next run", settled=False)
+        assert moves and all(shown == near for cursor, shown in moves if cursor == near), moves  # never ahead
+
+        monkeypatch.setattr(app_module, "MOVE_WAIT_SECONDS", 0.1)
+        await pilot.press("J")
+        await until(app, pilot, lambda: runs.current == far, what="the cursor alone on the slow run", settled=False)
+        assert session.shown is not None and session.shown.selection.run_key == near  # the panes wait for the read
+        assert session.selection.run_key == far
+
+        store.gate.set()
+        await until(app, pilot, lambda: session.shown is not None and session.shown.selection.run_key == far,
+                    what="the slow run's view")
+        assert runs.current == far
