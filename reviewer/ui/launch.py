@@ -84,6 +84,14 @@ def app_for(session: "ReviewSession", settings: "Settings | None", keymap: Mappi
     return (app_class or ReviewApp)(session, settings, keymap, warnings, early_scan=early.future if early else None)
 
 
+def tune_collector() -> None:
+    """Just before the app runs: what is loaded by now lives as long as the process, so out of the
+    collector's full passes, which would otherwise walk it again at every start; and fewer, not
+    longer, young collections (a screen paint makes thousands of short-lived objects)."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, 20, 100)
+
+
 def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:
     """Open the review app on a sessions folder; returns the exit status."""
     from reviewer.store import prescan
@@ -100,11 +108,7 @@ def launch(folder: Path, failure: str | None = None, reviewer: str | None = None
     settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)
     app = app_for(session, settings, settings.keys, [*warnings, *([vocabulary_warning] if vocabulary_warning else [])],
                   early=early)
-    # What is loaded by now lives as long as the process: out of the collector's full passes, which
-    # would otherwise walk it again at every start; and fewer, not longer, young collections (a
-    # screen paint makes thousands of short-lived objects).
-    gc.freeze()
-    gc.set_threshold(GC_YOUNG, 20, 100)
+    tune_collector()
     try:
         result = app.run()
     finally:

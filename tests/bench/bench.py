@@ -140,11 +140,17 @@ async def idle(app: Any, group: str = "") -> None:
 
 
 def make_app(root: Path) -> Any:
-    """The app on a fresh store (as ``reviewer PATH`` builds it), reviewer "bench"."""
+    """The app on a fresh store (as ``reviewer PATH`` builds it), reviewer "bench", with the
+    collector tuned as ``reviewer PATH`` tunes it before the app runs (code from before the review
+    session did that in the app's constructor)."""
     from reviewer.store.sessions import SessionStore
-    from reviewer.ui.launch import build_app
+    from reviewer.ui import launch
 
-    return build_app(SessionStore(root), reviewer="bench")
+    app = launch.build_app(SessionStore(root), reviewer="bench")
+    tune = getattr(launch, "tune_collector", None)
+    if tune is not None:
+        tune()
+    return app
 
 
 async def press_keys(app: Any, presses: int) -> list[float]:
