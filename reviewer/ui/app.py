@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from textual import on
 from textual.app import App
 from textual.timer import Timer
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from reviewer.model.sanitize import one_line
@@ -46,14 +47,11 @@ from reviewer.ui.theming import (
 )
 from reviewer.ui.widgets.warning_bar import WarningBar
 
-SAVE_RETRY_SECONDS = 5.0
-"""How often unsaved decisions are retried and the labels files looked at for outside changes."""
+SAVE_RETRY_SECONDS = 5.0  # unsaved decisions retried, labels files looked at for outside changes
 POLL_SECONDS = 2.0  # how often the folder is looked at again
 INDEX_SAVE_SECONDS = 15.0
-QUIET_SECONDS = 0.3
-"""Quiet after a label change before everyone's labels (and the repository line) are read again."""
-FIRST_SCREEN_SECONDS = 1.0
-"""Background work waits for the first failure on screen, or this long."""
+QUIET_SECONDS = 0.3  # quiet after a label change before everyone's labels are read again
+FIRST_SCREEN_SECONDS = 1.0  # background work waits for the first failure on screen, or this long
 MOVE_WAIT_SECONDS = 0.1  # a move's cursor waits this long for its view, then is drawn alone
 
 
@@ -77,8 +75,7 @@ class ReviewApp(App[int]):
         self.theme = self.themes.register(self, self.settings.theme)
         self.saved_theme = self.theme
         self.theme_lock = threading.Lock()
-        self.pool = DaemonExecutor()
-        """The threads the workers run in (the loop's default executor once the screen is up)."""
+        self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
         self.review_screen = ReviewScreen(session)
         self.review_screen.symbols = self.symbols
@@ -247,8 +244,6 @@ class ReviewApp(App[int]):
             self.opening_wanted = False
             self.opening()
 
-    # ---- start -----------------------------------------------------------------------------------
-
     @on(ReviewScreen.Ready)
     def screen_ready(self) -> None:
         """The review screen is up: keymap, warnings, then scan the folder."""
@@ -392,6 +387,11 @@ class ReviewApp(App[int]):
         for bar in self.review_screen.query(WarningBar):
             bar.remove()
         self.call_after_refresh(self.refresh_bindings)
+
+    @property
+    def escape_to_minimize(self) -> bool:
+        """Escape restores a maximised pane, except in a text box (find, run search): it closes the box."""
+        return not isinstance(self.focused, Input) and super().escape_to_minimize
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The dismiss key only acts (and shows in the footer) while the warning bar is up."""

@@ -99,6 +99,32 @@ async def test_maximise_and_restore_the_focused_pane(basic: Path) -> None:
 
 
 @sync
+async def test_run_search_from_a_maximised_pane_restores_it_and_escape_closes_the_search(basic: Path) -> None:
+    app = make_app(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        nav = app.review_screen.query_one(RunNavigator)
+        await press(app, pilot, "tab", "tab", "m")
+        assert app.screen.maximized is app.review_screen.query_one(CodePane)
+        await press(app, pilot, "slash")
+        assert app.screen.maximized is None  # the search box is in the run list: the panes come back
+        assert app.focused is not None and app.focused.id == "run-search"
+        await pilot.press(*"model-c")
+        await until(app, pilot, lambda: nav.order == ["s2/connected--model-c"], what="the filtered list")
+        await press(app, pilot, "escape")
+        assert isinstance(app.focused, RunNavigator)
+        assert not app.review_screen.query_one("#run-search").display
+        assert len(nav.order) == 5
+        await press(app, pilot, "m")
+        assert app.screen.maximized is app.review_screen.query_one(NavigatorPanel)
+        await press(app, pilot, "slash")  # the run list maximised: it stays so while searching
+        assert app.screen.maximized is app.review_screen.query_one(NavigatorPanel)
+        assert app.focused is not None and app.focused.id == "run-search"
+        await press(app, pilot, "escape")
+        assert isinstance(app.focused, RunNavigator)
+
+
+@sync
 async def test_toggle_navigator(basic: Path) -> None:
     app = make_app(basic)
     async with app.run_test(size=(200, 50)) as pilot:

@@ -371,8 +371,10 @@ class ReviewScreen(Screen[None]):
         panel.display = not panel.display
 
     def action_search_runs(self) -> None:
-        """``/``."""
+        """``/`` (a maximised pane is restored: the search box is in the run list)."""
         panel = self.query_one(NavigatorPanel)
+        if self.maximized not in (None, panel):
+            self.minimize()
         panel.display = True
         panel.open_search()
 

@@ -48,6 +48,8 @@ class SearchInput(Input):
 class NavigatorPanel(Vertical):
     """The run list with its filter line and search box."""
 
+    ALLOW_MAXIMIZE = True  # ``m`` on the run list (a container is not maximisable by default)
+
     class Searched(Message):
         """The search text changed (debounced) or was submitted."""
 
