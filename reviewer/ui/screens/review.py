@@ -101,9 +101,9 @@ class ReviewScreen(Screen[None]):
     # ---- drawing -----------------------------------------------------------------------------
 
     def show(self, rendered: Rendered, view: FailureView, symbols: Mapping[str, str]) -> None:
-        """Every pane from one rendered view (``view``: the same view as the session took it)."""
+        """Every pane from one rendered view (``view``: the same view as the session took it; the
+        run list's cursor is :meth:`point`'s, drawn in the same paint)."""
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
-        self.run_list.show_run(view.selection.run_key)
         self.rescores.opened(view.selection.failure_id)
 
     def point(self, run_key: str, failure_id: str, evidence: Evidence | None) -> None:
