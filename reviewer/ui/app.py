@@ -34,6 +34,7 @@ from reviewer.ui.acted import Acted
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
+from reviewer.ui.first_screen import FirstScreen
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
@@ -77,13 +78,14 @@ class ReviewApp(App[int]):
         self.theme_lock = threading.Lock()
         self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
-        self.review_screen = ReviewScreen(session)
+        self.review_screen = ReviewScreen(session, self.screen_ready)
         self.review_screen.symbols = self.symbols
         self.first_shown = False
         self.opening_wanted = False
         self.last_index_save = 0.0
         self.quiet_timer: Timer | None = None
         self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
+        self.first = FirstScreen()
 
     def get_default_screen(self) -> ReviewScreen:
         """The review screen."""
@@ -188,7 +190,11 @@ class ReviewApp(App[int]):
             self.read_view()
         elif isinstance(move, NeedsCounting):
             order = [move.run_key] if kind == "open" else list(session.folder.listing.order)
-            self.start("seek", w.seek, session, kind, session.selection, order, step)
+            seeked = self.first.seek(session, kind, session.selection, order, step)
+            if seeked is None:
+                self.start("seek", w.seek, session, kind, session.selection, order, step)
+            else:
+                self.on_seeked(seeked)
         elif move.message:
             self.tell(Notice(move.message, bell=kind == "step"))
 
@@ -199,7 +205,9 @@ class ReviewApp(App[int]):
             return
         session, screen = self.session, self.review_screen
         selection = session.selection
-        self.start("view", w.view, session, selection, self.highlight, screen.caps)
+        ready = self.first.view(session, selection, self.highlight, screen.caps)
+        if ready is None:
+            self.start("view", w.view, session, selection, self.highlight, screen.caps)
         if session.folder.listing.unfold_for(selection.run_key, session.current_run()):
             self.rebuild_list()  # the run was in a folded group
         fid = selection.failure_id
@@ -209,6 +217,10 @@ class ReviewApp(App[int]):
             self.start("stale", w.stale_one, session, fid)
         self.moving = selection
         self.set_timer(MOVE_WAIT_SECONDS, partial(self.show_move, selection))
+        if ready is not None:
+            self.on_view_ready(ready)
+            if not ready.rendered.code.coloured:
+                self.call_after_refresh(self.start, "colour", w.colour, ready.view, self.highlight, screen.caps)
 
     def show_move(self, waited: Selection | None = None) -> None:
         """Draw the cursor, status line and evidence strip (``waited``: if that move still waits)."""
@@ -244,9 +256,8 @@ class ReviewApp(App[int]):
             self.opening_wanted = False
             self.opening()
 
-    @on(ReviewScreen.Ready)
     def screen_ready(self) -> None:
-        """The review screen is up: keymap, warnings, then scan the folder."""
+        """The review screen is mounted, not yet painted: keymap, warnings, then the scan."""
         asyncio.get_running_loop().set_default_executor(self.pool)  # q never waits for a reader
         if self.initial_keymap:
             unknown = apply_keymap(self, self.initial_keymap)
@@ -256,8 +267,13 @@ class ReviewApp(App[int]):
             self.review_screen.warn(self.startup_warnings, key_label(self, BY_ID[DISMISS_ID].binding))
             self.refresh_bindings()
         self.refresh_status()
-        self.start("scan", w.scan, self.session, self.early_scan)
-        self.early_scan = None
+        early, self.early_scan = self.early_scan, None
+        if early is not None and early.done() and early.exception() is None:
+            self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
+            self.on_scanned(m.Scanned(early.result()))
+            self.first.opening = False
+        else:
+            self.start("scan", w.scan, self.session, early)
         self.do(Work.REPOSITORY)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
         self.set_interval(POLL_SECONDS, self.poll_folder)
@@ -327,6 +343,10 @@ class ReviewApp(App[int]):
         with self.batch_update():
             self.show_move()
             self.review_screen.show(message.rendered, view, self.symbols)
+        self.call_after_refresh(self.after_view)
+
+    def after_view(self) -> None:
+        """A view is on screen: what waited for the first one starts; the next one is read ahead."""
         self.first_screen()
         target = self.session.prefetch_target()
         if target is not None:

@@ -23,6 +23,7 @@ from reviewer.review.listing import ListRequest, tally
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
 from reviewer.review.selection import Selection
 from reviewer.review.session import ReviewSession
+from reviewer.review.view import FailureView
 from reviewer.store.gitrepo import GitUnsafe, provenance, repo_info
 from reviewer.store.labeller import UnknownFailure
 from reviewer.store.protocol import Store
@@ -86,7 +87,20 @@ def view(session: ReviewSession, selection: Selection, theme: type[HighlightThem
         return
     post(m.ViewReady(found, rendered))
     if not rendered.code.coloured:
-        post(m.Coloured(render_view(found, theme, caps[0], caps[1], colour=True)))
+        colour(found, theme, caps, post)
+
+
+def view_now(session: ReviewSession, selection: Selection, theme: type[HighlightTheme], caps: tuple[int, int]
+             ) -> m.ViewReady | None:
+    """A selection's view read and rendered in the caller's thread, without colours (the first
+    screen's: drawn in the same paint as the run list, its colours by :func:`colour`)."""
+    found = session.view(selection)
+    return None if found is None else m.ViewReady(found, render_view(found, theme, caps[0], caps[1], colour=False))
+
+
+def colour(found: FailureView, theme: type[HighlightTheme], caps: tuple[int, int], post: Post) -> None:
+    """A view's syntax colours, after its plain lines."""
+    post(m.Coloured(render_view(found, theme, caps[0], caps[1], colour=True)))
 
 
 def evidence(session: ReviewSession, failure_id: str, post: Post) -> None:

@@ -8,13 +8,12 @@ says, starts and redraws what the outcome asks for. The screen never imports the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -52,12 +51,10 @@ class ReviewScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
     AUTO_FOCUS = None
 
-    class Ready(Message):
-        """The screen is composed and mounted."""
-
-    def __init__(self, session: ReviewSession) -> None:
+    def __init__(self, session: ReviewSession, ready: Callable[[], None]) -> None:
         super().__init__(id="review")
         self.session = session
+        self.ready = ready  # the app's start, called before the first paint
         folder = session.folder
         self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
         self.code_cap = LINE_CAP
@@ -87,7 +84,7 @@ class ReviewScreen(Screen[None]):
         """The run list has focus; the find bar waits for ctrl+f."""
         self.query_one(FindBar).display = False
         self.call_after_refresh(self.run_list.focus)
-        self.post_message(self.Ready())
+        self.ready()  # called, not posted: a message would let the screen paint empty first
 
     @property
     def caps(self) -> tuple[int, int]:

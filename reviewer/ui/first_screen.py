@@ -1,0 +1,66 @@
+"""The first screen in one paint.
+
+While the app opens, the scan begun by the launcher, the seek for the first failure and its view
+are taken in the app's thread, one after the other, instead of each in a worker whose result
+comes back by message: every hop would let the screen paint a half-done state (an empty run
+list, then the list without a failure, then the panes), each paint a full frame of the screen.
+Bounded: a seek that takes longer than :data:`SEEK_SECONDS` (many runs without a failure, read
+from a slow disk) is handed to a worker, and anything that fails here is read again by its
+worker, which reports the failure the usual way.
+"""
+
+from __future__ import annotations
+
+import time
+
+from textual.highlight import HighlightTheme
+
+from reviewer.review.selection import Selection
+from reviewer.review.session import ReviewSession
+from reviewer.ui import messages as m
+from reviewer.ui import workers as w
+
+SEEK_SECONDS = 0.3
+"""The longest the first seek runs in the app's thread before a worker takes it."""
+
+
+class Budget:
+    """A seek's ``cancelled``: true once its time is spent (and from then on)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.monotonic() + seconds
+        self.spent = False
+
+    def __call__(self) -> bool:
+        self.spent = self.spent or time.monotonic() > self.deadline
+        return self.spent
+
+
+class FirstScreen:
+    """Whether the app is still opening (reads are taken here), and the reads themselves."""
+
+    def __init__(self) -> None:
+        self.opening = False
+
+    def seek(self, session: ReviewSession, kind: str, current: Selection, order: list[str], step: int
+             ) -> m.Seeked | None:
+        """The first failure found here; None: a worker looks for it."""
+        if not self.opening:
+            return None
+        budget = Budget(SEEK_SECONDS)
+        try:
+            move, found = session.seek(kind, current, order, step, budget)
+        except Exception:  # noqa: BLE001 - the worker seeks again and reports what went wrong
+            return None
+        return None if budget.spent else m.Seeked(kind, current, move, found)
+
+    def view(self, session: ReviewSession, selection: Selection, theme: type[HighlightTheme], caps: tuple[int, int]
+             ) -> m.ViewReady | None:
+        """The first failure's view (plain: its colours come from a worker); None: a worker reads it."""
+        if not self.opening:
+            return None
+        self.opening = False  # one view: what follows is the reviewer's, read in workers
+        try:
+            return w.view_now(session, selection, theme, caps)
+        except Exception:  # noqa: BLE001 - the worker reads it again and reports what went wrong
+            return None

@@ -1,0 +1,57 @@
+"""The first screen is one paint: when the run list is drawn for the first time, the panes
+already hold the first failure (the launcher's scan, the seek and the view are taken before the
+screen paints, not each after a worker's message, when a half-done screen would be painted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from uihelp import recording, settle, sync, until
+
+import reviewer.ui.first_screen as first_screen
+from reviewer.store.sessions import SessionStore
+from reviewer.ui.launch import EarlyScan, app_for, build_session
+
+
+def opened(folder: Path) -> tuple:  # type: ignore[type-arg]
+    """An app as the launcher opens it (the scan begun and done first), and what the panes held at
+    each row the run list drew."""
+    session, _ = build_session(SessionStore(folder))
+    early = EarlyScan(session)
+    early.future.result(30)
+    app = recording(app_for(session, None, None, [], early=early))
+    runs = app.review_screen.run_list
+    drawn: list[str] = []
+    draw = runs.render_line
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        drawn.append(session.shown.selection.failure_id if session.shown else "")
+        return draw(y)
+
+    runs.render_line = watched  # type: ignore[method-assign]
+    return app, session, drawn
+
+
+@sync
+async def test_the_run_list_is_first_drawn_with_the_first_failure_in_the_panes(basic: Path) -> None:
+    app, session, drawn = opened(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
+        first = session.shown.selection.failure_id if session.shown else ""
+        assert first
+        assert drawn[0] == first, drawn[:5]  # the first row drawn already had the failure beside it
+        await settle(app, pilot)
+        assert not app.notes, app.notes
+
+
+@sync
+async def test_a_long_first_seek_is_left_to_a_worker(basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(first_screen, "SEEK_SECONDS", -1.0)  # every seek is over its time at once
+    app, session, drawn = opened(basic)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: session.shown is not None, what="the first failure, from the worker")
+        assert drawn[0] == ""  # the screen was drawn while the worker looked
+        await settle(app, pilot)
+        assert session.shown is not None and session.shown.selection.failure_id
+        assert not app.notes, app.notes
