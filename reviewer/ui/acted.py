@@ -1,10 +1,14 @@
-"""The message a screen posts after a key acted on the review session: the app reports its outcome."""
+"""The message a screen posts after a key acted on the review session: the app reports its outcome
+(and says its notices with :func:`tell`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.app import App
 from textual.message import Message
 
-from reviewer.review.outcome import Outcome
+from reviewer.review.outcome import Notice, Outcome
 
 
 class Acted(Message):
@@ -21,3 +25,12 @@ class Acted(Message):
         self.outcome = outcome
         self.kind = kind
         self.step = step
+
+
+def tell(app: App[Any], notice: Notice) -> None:
+    """One notice as a toast (plain text, never markup), with the bell it asks for."""
+    if notice.bell:
+        app.bell()
+    if notice.message:
+        app.notify(notice.message, title=notice.title, severity=notice.severity,  # type: ignore[arg-type]
+                   timeout=notice.timeout, markup=False)

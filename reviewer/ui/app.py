@@ -29,8 +29,9 @@ from reviewer.review.selection import End, Move, NeedsCounting, Selection, Targe
 from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
 from reviewer.ui import messages as m
+from reviewer.ui import theming
 from reviewer.ui import workers as w
-from reviewer.ui.acted import Acted
+from reviewer.ui.acted import Acted, tell
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
@@ -38,14 +39,7 @@ from reviewer.ui.first_screen import FirstScreen
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
-from reviewer.ui.theming import (
-    DISMISS_ID,
-    ThemeCommands,
-    Themes,
-    startup_warning,
-    theme_variable_defaults,
-    with_code_background,
-)
+from reviewer.ui.theming import DISMISS_ID, ThemeCommands, Themes, startup_warning
 from reviewer.ui.widgets.warning_bar import WarningBar
 
 SAVE_RETRY_SECONDS = 5.0  # unsaved decisions retried, labels files looked at for outside changes
@@ -80,8 +74,7 @@ class ReviewApp(App[int]):
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
         self.review_screen = ReviewScreen(session, self.screen_ready)
         self.review_screen.symbols = self.symbols
-        self.first_shown = False
-        self.opening_wanted = False
+        self.first_shown = self.opening_wanted = False
         self.last_index_save = 0.0
         self.quiet_timer: Timer | None = None
         self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
@@ -93,11 +86,11 @@ class ReviewApp(App[int]):
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Fallbacks for the variables the reviewer's CSS uses beyond Textual's own."""
-        return {**super().get_theme_variable_defaults(), **theme_variable_defaults()}
+        return {**super().get_theme_variable_defaults(), **theming.theme_variable_defaults()}
 
     def get_css_variables(self) -> dict[str, str]:
         """Textual's variables, with ``$code-background`` falling back to ``$surface``."""
-        return with_code_background(super().get_css_variables(), self.current_theme.variables)
+        return theming.with_code_background(super().get_css_variables(), self.current_theme.variables)
 
     @property
     def highlight(self) -> Any:
@@ -127,7 +120,7 @@ class ReviewApp(App[int]):
     def report(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
         """Say what an action said, start and redraw what it asks for, follow its move."""
         for notice in outcome.notices:
-            self.tell(notice)
+            tell(self, notice)
         work = set(outcome.work)
         if outcome.labels_changed:
             work.add(Work.RELABEL)
@@ -174,14 +167,6 @@ class ReviewApp(App[int]):
         elif item is Work.COMMIT:
             self.start("git-commit", w.commit, root, session.reviewer, sorted(session.git.adjudicated))
 
-    def tell(self, notice: Notice) -> None:
-        """One notice as a toast (plain text, never markup)."""
-        if notice.bell:
-            self.bell()
-        if notice.message:
-            self.notify(notice.message, title=notice.title, severity=notice.severity,  # type: ignore[arg-type]
-                        timeout=notice.timeout, markup=False)
-
     def follow(self, move: Move, kind: str = "step", step: int = 1) -> None:
         """Go where a move lands; count runs first when it needs them; say why when it cannot."""
         session = self.session
@@ -190,17 +175,15 @@ class ReviewApp(App[int]):
             self.read_view()
         elif isinstance(move, NeedsCounting):
             order = [move.run_key] if kind == "open" else list(session.folder.listing.order)
-            seeked = self.first.seek(session, kind, session.selection, order, step)
-            if seeked is None:
-                self.start("seek", w.seek, session, kind, session.selection, order, step)
-            else:
-                self.on_seeked(seeked)
+            seeked = self.first.seek(session, kind, session.selection, order, step)  # the first screen's, here
+            if seeked is not None:
+                return self.on_seeked(seeked)
+            self.start("seek", w.seek, session, kind, session.selection, order, step)
         elif move.message:
-            self.tell(Notice(move.message, bell=kind == "step"))
+            tell(self, Notice(move.message, bell=kind == "step"))
 
     def read_view(self, moved: bool = True) -> None:
-        """The selection changed: read and render its view (the cursor, status line and evidence
-        strip wait for it: one paint); its evidence; its label's staleness."""
+        """The selection changed: its view (the cursor, status line and evidence strip wait for it), evidence, staleness."""
         if not moved:
             return
         session, screen = self.session, self.review_screen
@@ -243,7 +226,7 @@ class ReviewApp(App[int]):
         """The list's filter, search, folding or runs changed: rebuild its rows (big lists in a worker)."""
         folder = self.session.folder
         request = folder.listing.request(folder.failure_ids, self.session.labelled, self.session.decisions.deferred)
-        if folder.listing.big:
+        if folder.listing.big and not self.first.builds(len(folder.runs)):
             self.start("list", w.build_list, request)
         elif folder.listing.take(request.generation, *request.build()):
             self.list_rebuilt()
@@ -343,11 +326,7 @@ class ReviewApp(App[int]):
         with self.batch_update():
             self.show_move()
             self.review_screen.show(message.rendered, view, self.symbols)
-        self.call_after_refresh(self.after_view)
-
-    def after_view(self) -> None:
-        """A view is on screen: what waited for the first one starts; the next one is read ahead."""
-        self.first_screen()
+        self.call_after_refresh(self.first_screen)  # what waited for the first view: once it is painted
         target = self.session.prefetch_target()
         if target is not None:
             self.start("prefetch", w.view, self.session, target, self.highlight, self.review_screen.caps, True)

@@ -1,7 +1,7 @@
 """The first screen in one paint.
 
-While the app opens, the scan begun by the launcher, the seek for the first failure and its view
-are taken in the app's thread, one after the other, instead of each in a worker whose result
+While the app opens, the scan begun by the launcher, the run list's rows, the seek for the first
+failure and its view are taken in the app's thread, one after the other, instead of each in a worker whose result
 comes back by message: every hop would let the screen paint a half-done state (an empty run
 list, then the list without a failure, then the panes), each paint a full frame of the screen.
 Bounded: a seek that takes longer than :data:`SEEK_SECONDS` (many runs without a failure, read
@@ -22,6 +22,8 @@ from reviewer.ui import workers as w
 
 SEEK_SECONDS = 0.3
 """The longest the first seek runs in the app's thread before a worker takes it."""
+FIRST_ROWS = 50_000
+"""The first run list is built in the app's thread up to this many runs (10,000 rows: 30 ms)."""
 
 
 class Budget:
@@ -41,6 +43,10 @@ class FirstScreen:
 
     def __init__(self) -> None:
         self.opening = False
+
+    def builds(self, runs: int) -> bool:
+        """Whether the run list of a big folder is built here rather than in a worker."""
+        return self.opening and runs <= FIRST_ROWS
 
     def seek(self, session: ReviewSession, kind: str, current: Selection, order: list[str], step: int
              ) -> m.Seeked | None:

@@ -140,13 +140,19 @@ async def idle(app: Any, group: str = "") -> None:
 
 
 def make_app(root: Path) -> Any:
-    """The app on a fresh store (as ``reviewer PATH`` builds it), reviewer "bench", with the
+    """The app on a fresh store (as ``reviewer PATH`` builds it: the folder's scan begun in a
+    thread beside the app, without the launcher's second process), reviewer "bench", with the
     collector tuned as ``reviewer PATH`` tunes it before the app runs (code from before the review
     session did that in the app's constructor)."""
     from reviewer.store.sessions import SessionStore
     from reviewer.ui import launch
 
-    app = launch.build_app(SessionStore(root), reviewer="bench")
+    early_scan = getattr(launch, "EarlyScan", None)
+    if early_scan is None:  # code from before the launcher began the scan
+        app = launch.build_app(SessionStore(root), reviewer="bench")
+    else:  # as ``launch`` does: the scan begun in a thread as the app is built
+        session, warning = launch.build_session(SessionStore(root), reviewer="bench")
+        app = launch.app_for(session, None, None, [warning] if warning else [], early=early_scan(session))
     tune = getattr(launch, "tune_collector", None)
     if tune is not None:
         tune()
@@ -305,7 +311,10 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         import threading
 
         print("threads after the first open:", [t.name for t in threading.enumerate()], file=sys.stderr)
-    gc.collect()  # as a new process would, the second open starts without the first one's garbage
+    # As a new process would, the second open starts without the first app: the launcher's and the
+    # scan's gc.freeze() (one app per process) put it out of the collector's reach, so let it back.
+    gc.unfreeze()
+    gc.collect()
     figures["warm_open_s"] = asyncio.run(measure_warm(root))
     figures["open_ratio"] = figures["open_s"] / figures["floor_s"]
     figures["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
