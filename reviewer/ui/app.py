@@ -275,8 +275,9 @@ class ReviewApp(App[int]):
         if ask is not None:
             from reviewer.ui.screens.name import NameScreen
 
-            self.push_screen(NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
-                             lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
+            self.call_after_refresh(  # over the review screen once it is drawn (the first paint may be now)
+                self.push_screen, NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
+                lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
         self.last_index_save = time.monotonic()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 
