@@ -4,12 +4,14 @@ screen paints, not each after a worker's message, when a half-done screen would 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from uihelp import recording, settle, sync, until
 
 import reviewer.ui.first_screen as first_screen
+from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.launch import EarlyScan, app_for, build_session
 
@@ -55,3 +57,17 @@ async def test_a_long_first_seek_is_left_to_a_worker(basic: Path, monkeypatch: p
         await settle(app, pilot)
         assert session.shown is not None and session.shown.selection.failure_id
         assert not app.notes, app.notes
+
+
+@sync
+async def test_the_first_screen_keeps_the_list_at_its_top_when_the_cursor_fits(tmp_path: Path) -> None:
+    source = bundled_sessions()  # its first failure's run is below two group headers and a passing run
+    if not any(source.glob("*/runs/*/run.toml")):
+        pytest.skip("the example corpus is not built")
+    app, session, drawn = opened(Path(shutil.copytree(source, tmp_path / "sessions",
+                                                      ignore=shutil.ignore_patterns("labels"))))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
+        runs = app.review_screen.run_list
+        assert 0 < runs.cursor < runs.scrollable_content_region.height  # below the top, on the first screen
+        assert runs.scroll_offset.y == 0  # so the rows above it are not scrolled away (drawn before any layout)

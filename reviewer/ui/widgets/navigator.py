@@ -73,6 +73,7 @@ class RunNavigator(ScrollView, can_focus=True):
         self._cursor_key = ""
         self._cache: LRUCache[tuple[int, int, int, bool], Strip] = LRUCache(256)
         self._version = 0
+        self._scroll_on_resize = False  # a row to show was asked before the list had a height
 
     @property
     def rows(self) -> Rows:
@@ -124,8 +125,12 @@ class RunNavigator(ScrollView, can_focus=True):
         self.cursor = min(self.cursor, max(0, len(self.rows) - 1))
 
     def scroll_to_row(self, index: int) -> None:
-        """Scroll so the row is visible."""
-        height = max(1, self.scrollable_content_region.height)
+        """Scroll so the row is visible (before the list has a height, once it has one: the first
+        screen is drawn before its first layout, and a height of nothing would put the row at the top)."""
+        height = self.scrollable_content_region.height
+        self._scroll_on_resize = height <= 0
+        if self._scroll_on_resize:
+            return
         top = int(self.scroll_offset.y)
         if index < top:
             self.scroll_to(y=index, animate=False, immediate=True, force=True)
@@ -281,6 +286,8 @@ class RunNavigator(ScrollView, can_focus=True):
         self.invalidate()
 
     def on_resize(self, _event: events.Resize) -> None:
-        """Rows are cut to the width: redraw them."""
+        """Rows are cut to the width: redraw them (and show the cursor's row if that waited)."""
         self.virtual_size = Size(self.size.width, len(self.rows))
+        if self._scroll_on_resize:
+            self.scroll_to_row(self.cursor)
         self.invalidate()
