@@ -271,8 +271,13 @@ class RunIndex:
         """Record a freshly parsed run (``key`` taken before the manifest was read)."""
         if not settled(key):
             return
+        entry = Entry(key, run)
+        if not codec.output_refs(run):  # every check is in the manifest: its failing ones are known now
+            failing = [[g.name, *codec.encode_check(c)] for g in run.graders for c in g.checks or () if c.failing]
+            if sum(len(c[4]) for c in failing) <= MESSAGE_BUDGET:
+                entry.failing_text, entry.failing_checked = codec.encode_keyed((), failing, run_dir(run)), self.generation
         with self.lock:
-            self.entries[rel] = Entry(key, run)
+            self.entries[rel] = entry
             self.stored.pop(rel, None)
             self.heads.pop(rel, None)
             self.dirty = True

@@ -415,3 +415,40 @@ def test_the_app_reads_its_own_unchanged_labels_file_from_the_index(tmp_path: Pa
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     changed, _ = load()
     assert changed.get("s1", "r1", "g:TestA").verdict is Verdict.CAPABILITY  # type: ignore[union-attr]
+
+
+def write_inline_run(root: Path, run_id: str, checks: list[dict]) -> None:
+    """A run whose checks are recorded in its manifest (no grader output to parse), or with no grader."""
+    rdir = root / "s1" / "runs" / run_id
+    rdir.mkdir(parents=True, exist_ok=True)
+    (root / "s1" / "session.toml").write_bytes(tomli_w.dumps({"format": 1, "session": {"harness": "t"}}).encode())
+    (rdir / "brief.md").write_text("# Brief\n")
+    doc: dict = {"format": 1, "run": {"task": run_id, "model": "m", "outcome": "unknown", "brief": "brief.md"}}
+    if checks:
+        doc["grader"] = [{"name": "g", "check": checks}]
+    (rdir / "run.toml").write_bytes(tomli_w.dumps(doc).encode())
+
+
+def test_failures_recorded_in_manifests_are_indexed_by_the_scan_alone(tmp_path: Path) -> None:
+    # the first open seeks the first failure over every run: a run with nothing to parse (no
+    # grader, or checks in its manifest) must not cost a read of its details on the next open
+    root = tmp_path / "s"
+    write_inline_run(root, "bare", [])
+    write_inline_run(root, "inline", [{"key": "t1", "status": "fail", "message": "want 1"},
+                                      {"key": "t2", "status": "pass"}])
+    write_run(root, "parsed")
+    cold = SessionStore(root, use_index=False)
+    cold.scan()
+    scanned = SessionStore(root)
+    scanned.scan()  # no failure asked for: what the first open's child process does
+    assert scanned.save_index()
+    warm = SessionStore(root)
+    warm.scan()
+    assert warm.index is not None
+    by_id = {r.id: r for r in warm.runs}
+    assert warm.index.failing(by_id["bare"]) is not None and warm.index.failing(by_id["inline"]) is not None
+    assert warm.index.failing(by_id["parsed"]) is None  # its output is parsed when first counted
+    assert [warm.failures(by_id[k]) for k in ("bare", "inline")] == [cold.failures(r) for r in
+                                                                    sorted(cold.runs, key=lambda r: r.id)[:2]]
+    assert [f.check_id for f in warm.failures(by_id["inline"])] == ["g:t1"]
+    assert not by_id["bare"].filled and not by_id["inline"].filled  # type: ignore[attr-defined]
