@@ -86,11 +86,12 @@ def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
     return names
 
 
-def scan(root: Path, index: RunIndex | None = None) -> Corpus:
+def scan(root: Path, index: RunIndex | None = None, first: bool = True) -> Corpus:
     """Scan a sessions folder: read every session and run manifest, nothing else.
 
     With an ``index``, a run whose manifest is unchanged (by ``lstat``) is taken from it
-    instead of being read and parsed; runs parsed afresh are recorded in it.
+    instead of being read and parsed; runs parsed afresh are recorded in it. ``first``: the
+    store's first scan, whose runs may be frozen out of the collector (see :func:`paused_gc`).
     Never raises for anything inside the folder; a missing or unreadable root gives one error.
     """
     corpus = Corpus(root=root)
@@ -103,7 +104,7 @@ def scan(root: Path, index: RunIndex | None = None) -> Corpus:
         corpus.errors.append(LoadError(".", f"the sessions folder is {describe_mode(st.st_mode)}"))
         return corpus
     seen: set[str] = set()
-    with paused_gc():
+    with paused_gc(freeze=first):
         for session_id in list_dirs(root, "", corpus.errors):
             if session_id in RESERVED_DIRS:
                 continue

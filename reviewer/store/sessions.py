@@ -147,7 +147,7 @@ class SessionStore:
                 self.index = RunIndex.open(self.root)
             if self.index is not None:
                 self.index.next_generation()
-            corpus = scan(self.root, self.index)
+            corpus = scan(self.root, self.index, first=False)
             old = {r.key: r for r in old_corpus.runs}
             changed: list[Run] = []
             for i, run in enumerate(corpus.runs):
