@@ -44,7 +44,17 @@ from typing import Iterator
 from reviewer.model import Check, Run
 from reviewer.model.run import LAZY_FIELDS, LazyRun
 from reviewer.store import index_codec as codec
-from reviewer.store.index_entry import BAD, Entry, Evidence, Failing, batch_heads, encode_line, manifest_fields, run_dir
+from reviewer.store.index_entry import (
+    BAD,
+    Entry,
+    Evidence,
+    Failing,
+    batch_heads,
+    encode_line,
+    manifest_fields,
+    read_lines,
+    run_dir,
+)
 from reviewer.store.index_files import (
     Deps,
     StatKey,
@@ -63,7 +73,6 @@ INDEX_FORMAT = "reviewer-index"
 INDEX_VERSION = 2
 MESSAGE_BUDGET = 64 << 10
 """Failing checks whose messages exceed this (bytes per run) are parsed again instead."""
-
 
 
 class RunIndex:
@@ -118,7 +127,6 @@ class RunIndex:
         except (OSError, ValueError) as exc:
             self.ignored = str(exc)
             return
-        stored: dict[str, bytes] = {}
         digest = hashlib.sha256()
         with f:
             try:
@@ -128,11 +136,7 @@ class RunIndex:
             if not isinstance(header, dict) or self.header(str(header.get("sha256"))) != codec.dumps(header).encode() + b"\n":
                 self.ignored = "written for another folder, version or program"
                 return
-            for line in f:
-                digest.update(line)
-                tab = line.find(b"\t")
-                if tab > 0:
-                    stored[line[:tab].decode("utf-8", "surrogateescape")] = line
+            stored = read_lines(f, digest)
         if digest.hexdigest() != header["sha256"]:
             self.ignored = "checksum mismatch (damaged)"
             return
