@@ -60,6 +60,14 @@ def wanted(root: Path) -> bool:
         return False
 
 
+def cached(root: Path) -> bool:
+    """The folder has an index cache (its scan then mostly checks files by ``lstat``)."""
+    try:
+        return index_enabled() and index_path(Path(root)).exists()
+    except (OSError, ValueError, TypeError):
+        return False
+
+
 def start(root: Path) -> Prescan | None:
     """Fork the child when it pays (call before any thread is started); None otherwise."""
     if not wanted(root) or threading.active_count() > 1:

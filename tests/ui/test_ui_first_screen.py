@@ -71,3 +71,35 @@ async def test_the_first_screen_keeps_the_list_at_its_top_when_the_cursor_fits(t
         runs = app.review_screen.run_list
         assert 0 < runs.cursor < runs.scrollable_content_region.height  # below the top, on the first screen
         assert runs.scroll_offset.y == 0  # so the rows above it are not scrolled away (drawn before any layout)
+
+
+def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a warm scan is mostly lstat calls, each letting go of the interpreter: beside the UI's
+    # import and start each one waited for the busy thread (10,000 runs: 0.9 s instead of 0.3 s),
+    # so it is read at once; a folder without the cache is read in a thread (or by the child)
+    import threading
+
+    from reviewer.store import index_files
+
+    monkeypatch.setattr(index_files, "RACY_NS", 0)  # the folder was written just now
+
+    def scanned_in(session) -> tuple[bool, str, list[str]]:  # type: ignore[no-untyped-def]
+        where: list[str] = []
+        read = session.folder.read_scan
+
+        def recorded(*args):  # type: ignore[no-untyped-def]
+            where.append(threading.current_thread().name)
+            return read(*args)
+
+        session.folder.read_scan = recorded
+        early = EarlyScan(session)
+        done = early.future.done()
+        return done, where[0] if where else "", [r.key for r in early.future.result(30).runs]
+
+    cold, _ = build_session(SessionStore(basic))
+    done, thread, keys = scanned_in(cold)
+    assert thread == "early-scan" and keys
+    assert cold.store.save_index()
+    warm, _ = build_session(SessionStore(basic))
+    done, thread, again = scanned_in(warm)
+    assert done and thread == threading.current_thread().name and again == keys
