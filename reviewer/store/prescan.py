@@ -40,6 +40,19 @@ class Prescan:
             self.done.set()
         return self.ok
 
+    def finished(self) -> bool:
+        """Whether the child has ended (reaped when it has), without waiting."""
+        if not self.done.is_set():
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid, status = self.pid, 1 << 8
+            if pid == 0:
+                return False
+            self.ok = os.waitstatus_to_exitcode(status) == 0
+            self.done.set()
+        return True
+
     def stop(self) -> None:
         """The app is closing before the child finished: end it."""
         if not self.done.is_set():

@@ -31,21 +31,35 @@ class EarlyScan:
     """The session's first scan, begun before the UI is imported (after the child that reads a
     folder without an index cache, when there is one: :mod:`reviewer.store.prescan`).
 
-    A folder with an index cache is read at once, in the launching thread; otherwise in a thread
-    beside the UI's import and start. A warm scan is mostly ``lstat`` calls, each of which lets go
-    of the interpreter, and beside a busy thread each one waited for it to let go in turn: in
-    ``bench.py``, 10,000 runs took 0.9-1.0 s beside the app's start, 0.3 s alone.
+    A warm scan is mostly ``lstat`` calls, each of which lets go of the interpreter; beside a busy
+    thread (the UI's imports, Textual's start) each one waited for it to let go in turn: in
+    ``bench.py`` 10,000 runs took 0.9-1.0 s beside the app's start, 0.3 s alone. So a folder with
+    an index cache is read at once, in the launching thread; the cache a child wrote is read once
+    the UI is imported (:meth:`begin`), at once if the child is done by then; a folder read with
+    neither is parsed in a thread beside the UI's start.
     """
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
         from reviewer.store.prescan import cached
 
         self.future: Future[Scan] = Future()
+        self.session = session
         self.prescan = prescan
+        self.begun = False
         if prescan is None and cached(session.store.root):
             self.run(session)
+        elif prescan is None:
+            self.begin(in_thread=True)
+
+    def begin(self, in_thread: bool = False) -> None:
+        """The UI is imported: read the folder here when its child is done, else in a thread."""
+        if self.begun or self.future.done():
+            return
+        self.begun = True
+        if not in_thread and self.prescan is not None and self.prescan.finished():
+            self.run(self.session)
         else:
-            threading.Thread(target=self.run, args=(session,), name="early-scan", daemon=True).start()
+            threading.Thread(target=self.run, args=(self.session,), name="early-scan", daemon=True).start()
 
     def run(self, session: "ReviewSession") -> None:
         """Read the folder; the result (or what went wrong) waits in the future."""
@@ -120,6 +134,7 @@ def launch(folder: Path, failure: str | None = None, reviewer: str | None = None
     settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)
     app = app_for(session, settings, settings.keys, [*warnings, *([vocabulary_warning] if vocabulary_warning else [])],
                   early=early)
+    early.begin()
     tune_collector()
     try:
         result = app.run()

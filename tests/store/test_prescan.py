@@ -35,12 +35,18 @@ child = prescan.start(root)
 out["forked"] = child is not None
 if mode == "slow":
     time.sleep(0.3)
+    out["finished_while_reading"] = child.finished()
     started = time.monotonic()
     child.stop()
     out["stopped_in"] = time.monotonic() - started
     out["ok"] = child.wait()
     out["cache"] = index_path(root).exists()
     print(json.dumps(out)); sys.exit(0)
+if child and mode == "poll":  # as the launcher asks once the UI is imported: never waits
+    deadline = time.monotonic() + 30
+    while not child.finished() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    out["finished"], out["ok_polled"] = child.finished(), child.ok
 out["ok"] = child.wait() if child else None
 out["cache"] = index_path(root).exists()
 if mode == "from-cache":
@@ -97,6 +103,14 @@ def test_a_child_still_reading_is_stopped_when_the_app_closes(tmp_path: Path) ->
     found = probe(root, "slow", tmp_path)
     assert found["forked"] and found["ok"] is False and not found["cache"]
     assert found["stopped_in"] < 5
+    assert found["finished_while_reading"] is False
+
+
+def test_asking_whether_the_child_is_done_reaps_it_once(tmp_path: Path) -> None:
+    root = small_folder(tmp_path / "sessions")
+    found = probe(root, "poll", tmp_path)
+    assert found["forked"] and found["finished"] and found["ok_polled"] and found["ok"] and found["cache"]
+    assert len(found["runs"]) == 4
 
 
 @pytest.mark.parametrize("value", ["off", "0", "no"])
