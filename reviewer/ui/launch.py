@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from reviewer.store.protocol import Store
     from reviewer.ui.app import ReviewApp
 
+READ_AT_ONCE = 16 << 20
+"""The biggest index cache read before the UI starts (10,000 to 35,000 runs, by what it holds of
+them: under a second); a bigger folder is read beside the screen, which shows that it is reading."""
 GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
@@ -34,9 +37,10 @@ class EarlyScan:
     A warm scan is mostly ``lstat`` calls, each of which lets go of the interpreter; beside a busy
     thread (the UI's imports, Textual's start) each one waited for it to let go in turn: in
     ``bench.py`` 10,000 runs took 0.9-1.0 s beside the app's start, 0.3 s alone. So a folder with
-    an index cache is read at once, in the launching thread; the cache a child wrote is read once
-    the UI is imported (:meth:`begin`), at once if the child is done by then; a folder read with
-    neither is parsed in a thread beside the UI's start.
+    an index cache (up to :data:`READ_AT_ONCE` bytes of it) is read at once, in the launching
+    thread; the cache a child wrote is read once the UI is imported (:meth:`begin`), at once if
+    the child is done by then; any other folder is read in a thread beside the UI's start, whose
+    screen says so meanwhile.
     """
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
@@ -46,7 +50,7 @@ class EarlyScan:
         self.session = session
         self.prescan = prescan
         self.begun = False
-        if prescan is None and cached(session.store.root):
+        if prescan is None and cached(session.store.root, READ_AT_ONCE):
             self.run(session)
         elif prescan is None:
             self.begin(in_thread=True)

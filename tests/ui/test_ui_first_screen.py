@@ -11,6 +11,7 @@ import pytest
 from uihelp import recording, settle, sync, until
 
 import reviewer.ui.first_screen as first_screen
+import reviewer.ui.launch as launch
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.launch import EarlyScan, app_for, build_session
@@ -103,3 +104,7 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     warm, _ = build_session(SessionStore(basic))
     done, thread, again = scanned_in(warm)
     assert done and thread == threading.current_thread().name and again == keys
+    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows
+    big, _ = build_session(SessionStore(basic))
+    done, thread, again = scanned_in(big)
+    assert thread == "early-scan" and again == keys
