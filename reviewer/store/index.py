@@ -275,16 +275,13 @@ class RunIndex:
         """Record a freshly parsed run (``key`` taken before the manifest was read)."""
         if not settled(key):
             return
-        entry = Entry(key, run)
-        if not codec.output_refs(run):  # every check is in the manifest: its failing ones are known now
-            failing = [[g.name, *codec.encode_check(c)] for g in run.graders for c in g.checks or () if c.failing]
-            if sum(len(c[4]) for c in failing) <= MESSAGE_BUDGET:
-                entry.failing_text, entry.failing_checked = codec.encode_keyed((), failing, run_dir(run)), self.generation
         with self.lock:
-            self.entries[rel] = entry
+            self.entries[rel] = Entry(key, run)
             self.stored.pop(rel, None)
             self.heads.pop(rel, None)
             self.dirty = True
+        if not codec.output_refs(run):  # every check is in the manifest: its failing ones are known now
+            self.remember_failing(run, (), tuple((g.name, c) for g in run.graders for c in g.checks or () if c.failing))
 
     def retain(self, rels: set[str]) -> None:
         """After a full scan: forget runs that are gone."""

@@ -19,9 +19,9 @@ from reviewer.store.index_codec import BadEntry, dumps, encode_body, encode_head
 from reviewer.store.index_files import Deps, StatKey
 
 BAD = (BadEntry, ValueError, TypeError, RecursionError)
+"""What decoding a forged or damaged slot can raise."""
 CHUNK = 1 << 20
 """The cache file is read this many bytes at a time."""
-"""What decoding a forged or damaged slot can raise."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ class EarlyScan:
         self.prescan = prescan
         self.begun = False
         if prescan is None and cached(session.store.root, READ_AT_ONCE):
-            self.run(session)
+            self.run()
         elif prescan is None:
             self.begin(in_thread=True)
 
@@ -61,12 +61,13 @@ class EarlyScan:
             return
         self.begun = True
         if not in_thread and self.prescan is not None and self.prescan.finished():
-            self.run(self.session)
+            self.run()
         else:
-            threading.Thread(target=self.run, args=(self.session,), name="early-scan", daemon=True).start()
+            threading.Thread(target=self.run, name="early-scan", daemon=True).start()
 
-    def run(self, session: "ReviewSession") -> None:
+    def run(self) -> None:
         """Read the folder; the result (or what went wrong) waits in the future."""
+        session = self.session
         try:
             if self.prescan is not None:
                 self.prescan.wait()
