@@ -257,7 +257,7 @@ class ReviewApp(App[int]):
             self.first.opening = False
         else:
             self.start("scan", w.scan, self.session, early)
-        self.do(Work.REPOSITORY)
+        self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
         self.set_interval(POLL_SECONDS, self.poll_folder)
 

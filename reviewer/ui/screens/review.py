@@ -77,12 +77,13 @@ class ReviewScreen(Screen[None]):
         yield KeyBar()
 
     def on_resize(self) -> None:
-        """Below 100 columns the run list narrows (the panes need the room)."""
+        """Below 100 columns the run list narrows (the panes need the room); below 160 the panes are tabs."""
         self.set_class(self.size.width < SMALL, "-small")
+        if self.size.width < WIDE:
+            self.workspace.narrowed()
 
     def on_mount(self) -> None:
-        """The run list has focus; the find bar waits for ctrl+f."""
-        self.query_one(FindBar).display = False
+        """The run list has focus."""
         self.call_after_refresh(self.run_list.focus)
         self.ready()  # called, not posted: a message would let the screen paint empty first
 
@@ -367,13 +368,13 @@ class ReviewScreen(Screen[None]):
         panel = self.workspace.evidence
         panel.display = not panel.display
 
-    def action_search_runs(self) -> None:
+    async def action_search_runs(self) -> None:
         """``/`` (a maximised pane is restored: the search box is in the run list)."""
         panel = self.query_one(NavigatorPanel)
         if self.maximized not in (None, panel):
             self.minimize()
         panel.display = True
-        panel.open_search()
+        await panel.open_search()
 
     def action_show_more(self) -> None:
         """``e``: show ten times more of lines cut at the length limit."""
@@ -387,10 +388,10 @@ class ReviewScreen(Screen[None]):
             self.output_cap *= 10
         self.act(tell("Showing ten times more of each long line.", timeout=2).then(MOVED))
 
-    def action_find_in_pane(self) -> None:
+    async def action_find_in_pane(self) -> None:
         """``ctrl+f``: find in the focused text view, else the active pane's main view."""
         found = self.workspace.find_target(self.focused)
         if found is None:
             self.act(tell("Find works in the Brief, Code, Grader and Transcript panes."))
         else:
-            self.query_one(FindBar).open(*found)
+            await self.query_one(FindBar).open(*found)

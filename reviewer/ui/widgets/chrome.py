@@ -64,15 +64,13 @@ class NavigatorPanel(Vertical):
         self._search_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        """Filter line, search box (hidden until ``/``), the list."""
+        """Filter line, legend, the list (the search box is made with the first ``/``)."""
         yield Static(Content(""), id="nav-header", markup=False)
         yield Static(Content(""), id="nav-legend", markup=False)
-        yield SearchInput(placeholder="words of a task, model or run", id="run-search")
         yield self.list_widget
 
     def on_mount(self) -> None:
-        """Hide the search box until asked for."""
-        self.query_one(SearchInput).display = False
+        """The filter line."""
         self.draw_header()
 
     @property
@@ -80,9 +78,12 @@ class NavigatorPanel(Vertical):
         """The list."""
         return self.list_widget
 
-    def open_search(self) -> None:
-        """Show and focus the search box."""
-        box = self.query_one(SearchInput)
+    async def open_search(self) -> None:
+        """Show and focus the search box (made the first time: an input's styles cost the first screen)."""
+        found = self.query(SearchInput)
+        box = found.first() if found else SearchInput(placeholder="words of a task, model or run", id="run-search")
+        if not found:
+            await self.mount(box, before=self.list_widget)
         box.display = True
         box.focus()
 
@@ -127,8 +128,8 @@ class PaneTabs(Tabs, can_focus=False):
             super().__init__()
             self.pane_id = pane_id
 
-    def __init__(self) -> None:
-        super().__init__(*(Tab(Content(PANE_TITLES[p]), id=f"tab-{p}") for p in PANE_IDS), id="pane-tabs")
+    def __init__(self, active: str) -> None:
+        super().__init__(*(Tab(Content(PANE_TITLES[p]), id=f"tab-{p}") for p in PANE_IDS), active=active, id="pane-tabs")
 
     def on_tab_clicked(self, event: Tab.Clicked) -> None:
         """Tell the screen which pane was picked (programmatic changes stay silent)."""
@@ -150,21 +151,23 @@ class FindInput(Input):
 
 
 class FindBar(Horizontal):
-    """``ctrl+f``: a query box and a match counter, finding in one text view."""
+    """``ctrl+f``: a query box and a match counter, finding in one text view.
+
+    Hidden, and empty until it first opens: styling its input cost the first screen about 10 ms.
+    """
 
     def __init__(self, id: str = "find") -> None:
         super().__init__(id=id)
         self.target: TextView | None = None
+        self.display = False
 
-    def compose(self) -> ComposeResult:
-        """Label, input, counter."""
-        yield Static(Content("find"), id="find-label", markup=False)
-        yield FindInput(placeholder="text to find (enter: next, escape: close)", id="find-input")
-        yield Static(Content(""), id="find-count", markup=False)
-
-    def open(self, target: TextView, title: str) -> None:
+    async def open(self, target: TextView, title: str) -> None:
         """Find in this view (named by its pane's title)."""
         self.target = target
+        if not self.children:  # label, input, counter
+            await self.mount_all([Static(Content("find"), id="find-label", markup=False),
+                                  FindInput(placeholder="text to find (enter: next, escape: close)", id="find-input"),
+                                  Static(Content(""), id="find-count", markup=False)])
         self.query_one("#find-label", Static).update(Content(f"find in {title}"))
         self.display = True
         self.query_one(FindInput).focus()

@@ -1,7 +1,9 @@
 """The panes' area: the four panes (a 2x2 grid when wide, tabs when narrow) and the Evidence strip.
 
 It knows which pane is active (the visible tab on a narrow screen, the one with focus), draws a
-rendered view into every pane, and finds the pane a widget sits in.
+rendered view into every pane, and finds the pane a widget sits in. The tabs are made the first
+time the screen is narrow: on a wide screen they are never seen, and their eight widgets were a
+sixth of the first screen's.
 """
 
 from __future__ import annotations
@@ -52,10 +54,10 @@ class Workspace(Vertical):
         self.brief, self.code, self.grader = BriefPane(), CodePane(), GraderPane()
         self.transcript, self.evidence = TranscriptPane(), EvidencePanel()
         self.views: tuple[TextView, ...] = ()
+        self.tabs: PaneTabs | None = None
 
     def compose(self) -> ComposeResult:
-        """Tabs (narrow screens only), the panes, the strip."""
-        yield PaneTabs()
+        """The panes and the strip (the tabs come with the first narrow screen)."""
         with Container(id="panes"):
             yield self.brief
             yield self.code
@@ -81,9 +83,15 @@ class Workspace(Vertical):
         self.active_pane = pane_id
         for other in PANE_IDS:
             self.pane(other).set_class(other == pane_id, "-active")
-        tabs = self.query_one(PaneTabs)
-        if tabs.active != f"tab-{pane_id}":
+        tabs = self.tabs
+        if tabs is not None and tabs.active != f"tab-{pane_id}":
             tabs.active = f"tab-{pane_id}"
+
+    def narrowed(self) -> None:
+        """The screen is narrow: the tabs above the panes, made now if this is the first time."""
+        if self.tabs is None:
+            self.tabs = PaneTabs(f"tab-{self.active_pane}")
+            self.mount(self.tabs, before=self.query_one("#panes"))
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The tab follows focus."""
