@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
-from reviewer.store.gitrepo import RepoInfo, RunCommit
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
 
 if TYPE_CHECKING:
     from reviewer.store.gitcommit import CommitResult
+    from reviewer.store.gitrepo import RepoInfo, RunCommit
 
 
 @dataclass

@@ -30,13 +30,13 @@ from reviewer.model import Failure, Run
 from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
-from reviewer.rescore.record import Entry, RecordUnsafe, latest_for, save
 from reviewer.review.outcome import NOTHING, Outcome, tell
 from reviewer.store.labeller import UnknownFailure
 from reviewer.store.sessions import LRU
 
-if TYPE_CHECKING:  # the engine, the runtimes and the sandbox load with the first re-score, not at start
+if TYPE_CHECKING:  # the engine, the runtimes, the sandbox and the record load when first used, not at start
     from reviewer.rescore.engine import Options, Rescore
+    from reviewer.rescore.record import Entry
     from reviewer.rescore.sandbox import Tool
     from reviewer.review.session import ReviewSession
 
@@ -274,6 +274,8 @@ class Rescoring:
             return Finished(plan.failure_id, error=str(exc))
         except Exception as exc:  # noqa: BLE001 - shown to the reviewer, never a traceback
             return Finished(plan.failure_id, error=f"{type(exc).__name__}: {exc}")
+        from reviewer.rescore.record import RecordUnsafe, save
+
         try:
             paths = save(Path(session.store.root), session.reviewer, [result])
         except (RecordUnsafe, OSError) as exc:
@@ -290,6 +292,8 @@ class Rescoring:
 
     def read_record(self, root: Path, failure_id: str) -> Shown | None:
         """The latest recorded re-score of a failure by any reviewer (None: none, or unreadable)."""
+        from reviewer.rescore.record import latest_for
+
         try:
             entry = latest_for(root, failure_id)
         except (OSError, ValueError):

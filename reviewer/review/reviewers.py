@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewer.model.label import Label
-from reviewer.store.agreement import visible_others
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +104,8 @@ class Reviewers:
         final = self.snapshot.finals.get(failure_id)
         if everyone:
             return Others(labs, self.me, final=final, everyone=True)
+        from reviewer.store.agreement import visible_others  # the other reviewers' rules load with their labels
+
         shown = visible_others(labs, self.me, blind=self.blind, revealed=failure_id in self.revealed)
         if shown is None:
             hidden = sum(1 for lab in labs if lab.reviewer != self.me)

@@ -8,16 +8,18 @@ returns a frozen :class:`FailureView`; the session adds what depends on labels
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from reviewer.model import Attempt, AttemptFile, Check, Failure, GraderRecord, Run, Turn, check_id
 from reviewer.model.label import Label
 from reviewer.review.reviewers import NOBODY, Others
 from reviewer.review.selection import Selection, grader_of
-from reviewer.store.gitrepo import RunCommit
 from reviewer.store.protocol import Store
 from reviewer.store.safe_fs import TextBlob
 from reviewer.store.sessions import GraderChecks
+
+if TYPE_CHECKING:
+    from reviewer.store.gitrepo import RunCommit
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,6 @@ from pathlib import Path
 
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
-from reviewer.parsers import parse_output
-from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
-from reviewer.parsers.unreadable import unreadable
 from reviewer.store.index import RunIndex
 from reviewer.store.index_codec import output_refs
 from reviewer.store.index_files import Deps, dep_keys
@@ -245,6 +242,10 @@ class SessionStore:
             if not g.output_ref:
                 out.append(GraderChecks(g.name, (), "no output recorded and no checks"))
                 continue
+            from reviewer.parsers import parse_output  # only an output to parse needs the parsers
+            from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
+            from reviewer.parsers.unreadable import unreadable
+
             blob = read_text(self.root, g.output_ref)
             if blob.error:
                 problem = f"{g.output_ref}: {blob.error}"

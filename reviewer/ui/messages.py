@@ -20,13 +20,13 @@ from reviewer.review.rows import Rows
 from reviewer.review.selection import Move, Selection
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
-from reviewer.store.gitcommit import CommitResult
-from reviewer.store.gitrepo import RepoInfo, RunCommit
 from reviewer.store.sessions import Changes
 from reviewer.ui.render.panes import Rendered
 
 if TYPE_CHECKING:
     from reviewer.analysis.evidence import Evidence
+    from reviewer.store.gitcommit import CommitResult
+    from reviewer.store.gitrepo import RepoInfo, RunCommit
 
 
 class Scanned(Message):

@@ -24,7 +24,6 @@ from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
 from reviewer.review.selection import Selection
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
-from reviewer.store.gitrepo import GitUnsafe, provenance, repo_info
 from reviewer.store.labeller import UnknownFailure
 from reviewer.store.protocol import Store
 from reviewer.ui import messages as m
@@ -161,6 +160,8 @@ def reviewers(root: Path, sessions: list[str], post: Post) -> None:
 
 def repository(root: Path, post: Post) -> None:
     """The repository line."""
+    from reviewer.store.gitrepo import GitUnsafe, repo_info  # git's modules load after the first screen
+
     try:
         post(m.RepoRead(repo_info(root)))
     except GitUnsafe as exc:
@@ -171,6 +172,8 @@ def repository(root: Path, post: Post) -> None:
 
 def run_commits(root: Path, post: Post) -> None:
     """Each run's last commit."""
+    from reviewer.store.gitrepo import GitUnsafe, provenance
+
     try:
         post(m.ProvenanceRead(provenance(root)))
     except GitUnsafe as exc:
@@ -181,6 +184,8 @@ def run_commits(root: Path, post: Post) -> None:
 
 def commit(root: Path, reviewer: str, adjudicated: list[str], post: Post) -> None:
     """Commit this reviewer's label files (and adjudications made here)."""
+    from reviewer.store.gitrepo import GitUnsafe
+
     try:
         post(m.Committed(commit_mine(root, reviewer, adjudicated)))
     except GitUnsafe as exc:

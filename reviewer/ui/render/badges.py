@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from textual.content import Content
 
@@ -10,7 +10,9 @@ from reviewer.model.label import Label
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import Part
 from reviewer.review.reviewers import Others
-from reviewer.store.gitrepo import RunCommit
+
+if TYPE_CHECKING:
+    from reviewer.store.gitrepo import RunCommit
 
 VERDICT_BADGES = {
     "specification": ("\u25c6 specification", "bold $verdict-specification"),
