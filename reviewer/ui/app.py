@@ -67,7 +67,7 @@ class ReviewApp(App[int]):
         self.settings = settings or Settings()
         self.initial_keymap = dict(keymap or {})
         self.themes = themes or Themes()
-        self.theme = self.themes.register(self, self.settings.theme)
+        self.start_theme(self.themes.register(self, self.settings.theme))
         self.saved_theme = self.theme
         self.theme_lock = threading.Lock()
         self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
@@ -79,6 +79,19 @@ class ReviewApp(App[int]):
         self.quiet_timer: Timer | None = None
         self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
         self.first = FirstScreen()
+
+    def start_theme(self, name: str) -> None:
+        """The theme to start with. Textual starts dark and parses its style sheet as it starts: a
+        dark theme is set with its variables but without the theme's watcher, whose restyle parsed
+        the whole sheet a second time before the first frame (a light one takes the watcher: its
+        ANSI colours are mapped differently)."""
+        theme = self.get_theme(name)
+        if theme is not None and theme.dark:
+            self.set_reactive(ReviewApp.theme, name)
+            self.set_class(True, f"-theme-{name}", update=False)
+            self.stylesheet.set_variables(self.get_css_variables())  # the sheet is not parsed yet
+        else:
+            self.theme = name
 
     def get_default_screen(self) -> ReviewScreen:
         """The review screen."""
