@@ -73,6 +73,9 @@ INDEX_FORMAT = "reviewer-index"
 INDEX_VERSION = 2
 MESSAGE_BUDGET = 64 << 10
 """Failing checks whose messages exceed this (bytes per run) are parsed again instead."""
+NOTHING_FAILING = codec.encode_keyed((), [], "")
+"""The slot of a run with no grader output and no failing check (imported trajectories)."""
+NO_FAILURES = Failing((), ())
 
 
 class RunIndex:
@@ -316,6 +319,8 @@ class RunIndex:
             text = entry.failing_text if entry is not None else None
             if entry is None or text is None:
                 return None
+            if text == NOTHING_FAILING and not codec.output_refs(run):  # nothing to decode, no output to look at
+                return NO_FAILURES
             try:
                 outputs, checks = codec.decode_keyed(json.loads(text), codec.output_refs(run), run_dir(run),
                                                      codec.decode_failing)
