@@ -65,13 +65,10 @@ class GraderPane(Pane):
         """Check list above, raw output below, then the re-score section (hidden until there is one)."""
         yield TextView(wrap=True, id="checks", classes="checks")
         yield TextView(id="output")
-        yield Static(Content(""), id="rescored-title", markup=False)
-        yield TextView(id="rescored")
-
-    def on_mount(self) -> None:
-        """No re-score to show yet (the pane's own mounting runs too: Textual calls each class's handler)."""
-        self.query_one("#rescored-title").display = False
-        self.rescored_view.display = False
+        title, view = Static(Content(""), id="rescored-title", markup=False), TextView(id="rescored")
+        title.display = view.display = False  # no re-score to show yet
+        yield title
+        yield view
 
     @property
     def rescored_view(self) -> TextView:

@@ -26,8 +26,10 @@ class Pane(Vertical):
 
     def compose(self) -> ComposeResult:
         """Header, banner, then the pane's own body."""
-        yield Static(Content(""), classes="pane-header", markup=False)
-        yield Static(Content(""), classes="pane-banner", markup=False)
+        yield Static(Content.styled("reading…", "$text-muted"), classes="pane-header", markup=False)  # until a view
+        banner = Static(Content(""), classes="pane-banner", markup=False)
+        banner.display = False  # until there is a warning (set before mounting: no restyle)
+        yield banner
         yield from self.compose_body()
 
     def compose_body(self) -> ComposeResult:
@@ -37,11 +39,6 @@ class Pane(Vertical):
     def focus_target(self) -> Widget:
         """The widget that takes focus when this pane is reached with tab."""
         return self
-
-    def on_mount(self) -> None:
-        """Start without a banner."""
-        self.query_one(".pane-banner", Static).display = False
-        self.set_header(Content.styled("reading…", "$text-muted"))  # until the first view arrives
 
     def set_header(self, content: Content) -> None:
         """Replace the header line (one line high whatever it says: no layout pass)."""

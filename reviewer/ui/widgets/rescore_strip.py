@@ -34,10 +34,7 @@ class RescoreStrip(Static):
 
     def __init__(self) -> None:
         super().__init__(Content(""), id="rescore-strip", markup=False)
-
-    def on_mount(self) -> None:
-        """Nothing runs yet."""
-        self.display = False
+        self.display = False  # nothing runs yet (set before mounting: no restyle)
 
     def running(self, subject: str, phase: str, fraction: float, seconds: float, cancel_keys: str) -> None:
         """Show a running re-score."""

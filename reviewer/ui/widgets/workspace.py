@@ -55,6 +55,9 @@ class Workspace(Vertical):
         self.transcript, self.evidence = TranscriptPane(), EvidencePanel()
         self.views: tuple[TextView, ...] = ()
         self.tabs: PaneTabs | None = None
+        # classes and visibility set before mounting cost no restyle of the pane's widgets
+        {"brief": self.brief, "code": self.code, "grader": self.grader,
+         "transcript": self.transcript}[self.active_pane].add_class("-active")
 
     def compose(self) -> ComposeResult:
         """The panes and the strip (the tabs come with the first narrow screen)."""
@@ -64,10 +67,6 @@ class Workspace(Vertical):
             yield self.grader
             yield self.transcript
         yield self.evidence
-
-    def on_mount(self) -> None:
-        """Start on the Code pane."""
-        self.activate(self.active_pane)
 
     def nothing(self, why: str) -> None:
         """No failure will arrive (an empty or unreadable folder): every pane says so, not "reading…"."""
