@@ -11,10 +11,11 @@ from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
 from reviewer.ui.screens.annotate import NoteScreen
 from reviewer.ui.screens.errors import ErrorsScreen
 from reviewer.ui.screens.help import HelpScreen
-from reviewer.ui.widgets.chrome import PANE_IDS, NavigatorPanel, PaneTabs
+from reviewer.ui.widgets.chrome import PANE_IDS, NavigatorPanel
 from reviewer.ui.widgets.code import CodePane
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.pane import Pane
+from reviewer.ui.widgets.pane_tabs import PaneTabs
 from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.workspace import pane_of
 

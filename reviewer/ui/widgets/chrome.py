@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content, Span
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, Static, Tab, Tabs
+from textual.widgets import Input, Static
 
 from reviewer.model.sanitize import one_line
 from reviewer.ui.bindings import FIND_BINDINGS, SEARCH_BINDINGS
@@ -118,22 +118,12 @@ class NavigatorPanel(Vertical):
         self.draw_header()
 
 
-class PaneTabs(Tabs, can_focus=False):
-    """One tab per pane, shown when the screen is too narrow for all four."""
+class PanePicked(Message):
+    """A pane's tab was clicked (:mod:`reviewer.ui.widgets.pane_tabs`): show and focus that pane."""
 
-    class Picked(Message):
-        """A tab was clicked: show and focus that pane."""
-
-        def __init__(self, pane_id: str) -> None:
-            super().__init__()
-            self.pane_id = pane_id
-
-    def __init__(self, active: str) -> None:
-        super().__init__(*(Tab(Content(PANE_TITLES[p]), id=f"tab-{p}") for p in PANE_IDS), active=active, id="pane-tabs")
-
-    def on_tab_clicked(self, event: Tab.Clicked) -> None:
-        """Tell the screen which pane was picked (programmatic changes stay silent)."""
-        self.post_message(self.Picked((event.tab.id or "tab-code").removeprefix("tab-")))
+    def __init__(self, pane_id: str) -> None:
+        super().__init__()
+        self.pane_id = pane_id
 
 
 class FindInput(Input):

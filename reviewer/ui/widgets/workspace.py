@@ -19,7 +19,7 @@ from textual.widget import Widget
 from reviewer.review.view import FailureView
 from reviewer.ui.render.panes import Part, Rendered
 from reviewer.ui.widgets.brief import BriefPane
-from reviewer.ui.widgets.chrome import PANE_IDS, PaneTabs
+from reviewer.ui.widgets.chrome import PANE_IDS, PanePicked
 from reviewer.ui.widgets.code import CodePane
 from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
@@ -29,6 +29,7 @@ from reviewer.ui.widgets.transcript import TranscriptPane
 
 if TYPE_CHECKING:
     from reviewer.analysis.evidence import Evidence
+    from reviewer.ui.widgets.pane_tabs import PaneTabs
 
 
 def pane_of(widget: Widget | None) -> Pane | None:
@@ -89,6 +90,8 @@ class Workspace(Vertical):
     def narrowed(self) -> None:
         """The screen is narrow: the tabs above the panes, made now if this is the first time."""
         if self.tabs is None:
+            from reviewer.ui.widgets.pane_tabs import PaneTabs
+
             self.tabs = PaneTabs(f"tab-{self.active_pane}")
             self.mount(self.tabs, before=self.query_one("#panes"))
 
@@ -98,8 +101,8 @@ class Workspace(Vertical):
         if pane is not None and pane.id != self.active_pane:
             self.activate(pane.id or "code")
 
-    @on(PaneTabs.Picked)
-    def tab_clicked(self, event: PaneTabs.Picked) -> None:
+    @on(PanePicked)
+    def tab_clicked(self, event: PanePicked) -> None:
         """A tab was clicked: show that pane and focus it."""
         target = self.pane(event.pane_id).focus_target()
         self.screen.set_focus(target, scroll_visible=False)
