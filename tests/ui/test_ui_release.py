@@ -13,6 +13,7 @@ from pathlib import Path
 from uihelp import make_app, settle
 
 from reviewer.ui.app import ReviewApp
+from reviewer.ui.widgets.chrome import NavigatorPanel
 
 
 def test_an_ended_app_is_freed_and_its_worker_threads_end(basic: Path) -> None:
@@ -39,3 +40,20 @@ def test_an_ended_app_is_freed_and_its_worker_threads_end(basic: Path) -> None:
     assert pool_threads() == 0
     gc.collect()
     assert ended() is None
+
+
+def test_counts_and_rows_that_arrive_as_the_app_closes_draw_nothing(basic: Path) -> None:
+    # a count or a rebuilt list posted by a worker can be handled after the screen's widgets
+    # are gone (seen in the benchmark's warm open: NoMatches for the run list's panel)
+    async def review() -> ReviewApp:
+        app = make_app(basic)
+        async with app.run_test(size=(160, 45)) as pilot:
+            await settle(app, pilot)
+            assert app.review_screen.query(NavigatorPanel)
+        return app
+
+    app = asyncio.run(review())
+    screen = app.review_screen
+    assert not screen.query(NavigatorPanel)  # the widgets are gone
+    screen.counts_changed()
+    screen.list_rebuilt()

@@ -63,13 +63,15 @@ class ReviewScreen(Screen[None]):
         self.rescores = RescoreFlow(self)
         self.workspace, self.status_bar = Workspace(), StatusBar()
         """The panes' area and the status line (held: a query walks every widget of the screen)."""
+        self.nav_panel = NavigatorPanel(self.run_list)
+        """The run list's panel (held too; a late count or list, as the app closes, finds it unmounted)."""
         self.symbols: Mapping[str, str] = {}
         """The theme's verdict symbols (the app keeps them current)."""
 
     def compose(self) -> ComposeResult:
         """Run list beside the panes; find bar, status line and footer below."""
         with Horizontal(id="main"):
-            yield NavigatorPanel(self.run_list)
+            yield self.nav_panel
             yield self.workspace
         yield FindBar()
         yield RescoreStrip()
@@ -117,12 +119,14 @@ class ReviewScreen(Screen[None]):
     def counts_changed(self) -> None:
         """Failure counts arrived: repaint the run list and its header."""
         self.run_list.invalidate()
-        self.query_one(NavigatorPanel).draw_header()
+        if self.nav_panel.is_attached:
+            self.nav_panel.draw_header()
 
     def list_rebuilt(self) -> None:
         """The run list's rows changed."""
         self.run_list.rebuilt()
-        self.query_one(NavigatorPanel).draw_header()
+        if self.nav_panel.is_attached:
+            self.nav_panel.draw_header()
 
     def status(self, content: Content, errors: int) -> None:
         """Redraw the status line (nothing while the app closes: a late result has nothing to draw on)."""
@@ -315,7 +319,7 @@ class ReviewScreen(Screen[None]):
 
     def focus_step(self, step: int) -> None:
         """Move focus to the next (+1) or previous (-1) stop: the run list, then each pane's views."""
-        nav = [self.run_list] if self.query_one(NavigatorPanel).display else []
+        nav = [self.run_list] if self.nav_panel.display else []
         stops: list[Widget] = [*nav, *self.workspace.stops()]
         index = next((i for i, stop in enumerate(stops) if self.focused is not None and
                       (self.focused is stop or stop in self.focused.ancestors)), -1)
@@ -352,13 +356,13 @@ class ReviewScreen(Screen[None]):
             return
         pane: Widget | None = self.focused_pane()
         if pane is None and self.focused is not None:
-            pane = self.query_one(NavigatorPanel)
+            pane = self.nav_panel
         if pane is not None:
             self.maximize(pane, container=False)
 
     def action_toggle_navigator(self) -> None:
         """``ctrl+b``: show or hide the run list."""
-        nav = self.query_one(NavigatorPanel)
+        nav = self.nav_panel
         nav.display = not nav.display
         if not nav.display and self.focused_pane() is None:
             self.focus_widget(self.workspace.pane(self.workspace.active_pane).focus_target())
@@ -370,7 +374,7 @@ class ReviewScreen(Screen[None]):
 
     async def action_search_runs(self) -> None:
         """``/`` (a maximised pane is restored: the search box is in the run list)."""
-        panel = self.query_one(NavigatorPanel)
+        panel = self.nav_panel
         if self.maximized not in (None, panel):
             self.minimize()
         panel.display = True
