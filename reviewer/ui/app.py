@@ -8,7 +8,6 @@ other reviewers, git, themes and keys."""
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from concurrent.futures import Future
 from functools import partial
@@ -67,9 +66,7 @@ class ReviewApp(App[int]):
         self.settings = settings or Settings()
         self.initial_keymap = dict(keymap or {})
         self.themes = themes or Themes()
-        self.start_theme(self.themes.register(self, self.settings.theme))
-        self.saved_theme = self.theme
-        self.theme_lock = threading.Lock()
+        self.themes.start(self, self.settings.theme)
         self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
         self.review_screen = ReviewScreen(session, self.screen_ready)
@@ -79,19 +76,6 @@ class ReviewApp(App[int]):
         self.quiet_timer: Timer | None = None
         self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
         self.first = FirstScreen()
-
-    def start_theme(self, name: str) -> None:
-        """The theme to start with. Textual starts dark and parses its style sheet as it starts: a
-        dark theme is set with its variables but without the theme's watcher, whose restyle parsed
-        the whole sheet a second time before the first frame (a light one takes the watcher: its
-        ANSI colours are mapped differently)."""
-        theme = self.get_theme(name)
-        if theme is not None and theme.dark:
-            self.set_reactive(ReviewApp.theme, name)
-            self.set_class(True, f"-theme-{name}", update=False)
-            self.stylesheet.set_variables(self.get_css_variables())  # the sheet is not parsed yet
-        else:
-            self.theme = name
 
     def get_default_screen(self) -> ReviewScreen:
         """The review screen."""
@@ -383,9 +367,9 @@ class ReviewApp(App[int]):
         if old != new and screen.is_mounted:
             self.read_view()
             self.review_screen.relabelled(self.session.shown, self.symbols)
-            if new != self.saved_theme:
-                self.saved_theme = new
-                self.start("settings", w.theme_saved, new, self.theme_lock)
+            if new != self.themes.saved:
+                self.themes.saved = new
+                self.start("settings", w.theme_saved, new, self.themes.lock)
 
     # ---- what keys asked for, and the app's own keys -----------------------------------------
 

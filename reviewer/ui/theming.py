@@ -155,6 +155,10 @@ class Themes:
         self.textual: dict[str, Theme] = {}
         self.warnings: list[BarWarning] = [problem_warning(p) for p in self.load.problems]
         """Broken theme files (and unusable themes), for the warning bar."""
+        self.saved = ""
+        """The theme config.toml names (the start's, then each one saved)."""
+        self.lock = threading.Lock()
+        """Held while config.toml is rewritten with a new choice."""
         for name, spec in self.load.themes.items():
             try:
                 theme = textual_theme(spec)
@@ -173,6 +177,20 @@ class Themes:
         if missing:
             self.warnings.append(BarWarning("Settings", "", missing))
         return chosen
+
+    def start(self, app: App[Any], wanted: str | None) -> None:
+        """Register every theme and start the app with the configured one. Textual starts dark and
+        parses its style sheet as it starts: a dark theme is set with its variables but without the
+        theme's watcher, whose restyle parsed the whole sheet a second time before the first frame
+        (a light one takes the watcher: its ANSI colours are mapped differently)."""
+        name = self.saved = self.register(app, wanted)
+        theme = app.get_theme(name)
+        if theme is not None and theme.dark:
+            app.set_reactive(App.theme, name)
+            app.set_class(True, f"-theme-{name}", update=False)
+            app.stylesheet.set_variables(app.get_css_variables())  # the sheet is not parsed yet
+        else:
+            app.theme = name
 
     def highlight(self, name: str) -> type[HighlightTheme]:
         """The highlight theme of a theme (Textual's own for Textual's themes), made when first asked

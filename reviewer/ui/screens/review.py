@@ -61,10 +61,9 @@ class ReviewScreen(Screen[None]):
         self.output_cap = LINE_CAP
         self.dialogs = ReviewDialogs(self)
         self.rescores = RescoreFlow(self)
-        self.workspace, self.status_bar = Workspace(), StatusBar()
-        """The panes' area and the status line (held: a query walks every widget of the screen)."""
-        self.nav_panel = NavigatorPanel(self.run_list)
-        """The run list's panel (held too; a late count or list, as the app closes, finds it unmounted)."""
+        self.workspace, self.status_bar, self.nav_panel = Workspace(), StatusBar(), NavigatorPanel(self.run_list)
+        """The panes' area, the status line and the run list's panel (held: a query walks every
+        widget of the screen, and finds none once the app has closed)."""
         self.symbols: Mapping[str, str] = {}
         """The theme's verdict symbols (the app keeps them current)."""
 
