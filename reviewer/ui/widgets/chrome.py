@@ -81,8 +81,10 @@ class NavigatorPanel(Vertical):
     async def open_search(self) -> None:
         """Show and focus the search box (made the first time: an input's styles cost the first screen)."""
         found = self.query(SearchInput)
-        box = found.first() if found else SearchInput(placeholder="words of a task, model or run", id="run-search")
-        if not found:
+        if found:
+            box = found.first()
+        else:
+            box = SearchInput(placeholder="words of a task, model or run", id="run-search")
             await self.mount(box, before=self.list_widget)
         box.display = True
         box.focus()
