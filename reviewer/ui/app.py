@@ -180,7 +180,7 @@ class ReviewApp(App[int]):
             tell(self, Notice(move.message, bell=kind == "step"))
 
     def read_view(self, moved: bool = True) -> None:
-        """The selection changed: its view (the cursor, status line and evidence strip wait for it), evidence, staleness."""
+        """The selection changed: its view (the cursor, status line and evidence strip wait for it)."""
         if not moved:
             return
         session, screen = self.session, self.review_screen
@@ -190,11 +190,6 @@ class ReviewApp(App[int]):
             self.start("view", w.view, session, selection, self.highlight, screen.caps)
         if session.folder.listing.unfold_for(selection.run_key, session.current_run()):
             self.rebuild_list()  # the run was in a folded group
-        fid = selection.failure_id
-        if screen.workspace.evidence_needed(fid, session.cached_evidence(fid) if fid else None):
-            self.start("evidence", w.evidence, session, fid)
-        if fid:
-            self.start("stale", w.stale_one, session, fid)
         self.moving = selection
         self.set_timer(MOVE_WAIT_SECONDS, partial(self.show_move, selection))
         if ready is not None:
@@ -268,8 +263,7 @@ class ReviewApp(App[int]):
         self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
         if not self.session.folder.runs:
             self.review_screen.workspace.nothing("no runs in this folder")
-        ask = name_prompt(self.session.identity, message.scan.question, served=self.is_web)
-        if ask is not None:
+        if (ask := name_prompt(self.session.identity, message.scan.question, served=self.is_web)) is not None:
             from reviewer.ui.screens.name import NameScreen
 
             self.call_after_refresh(  # over the review screen once it is drawn (the first paint may be now)
@@ -311,9 +305,8 @@ class ReviewApp(App[int]):
             self.follow(message.move, message.kind)
 
     def on_view_ready(self, message: m.ViewReady) -> None:
-        """Take a view if it is still wanted; every pane draws it in one paint (the strip and the
-        status line asked first: a widget's repaint reaches the screen in the order it was asked,
-        and the screen paints as soon as the first one comes)."""
+        """Take a view if it is still wanted; every pane draws it in one paint (the strip and status line
+        asked first: repaints reach the screen in the order asked, and it paints at the first)."""
         view = self.session.take_view(message.view)
         if view is None:
             return
@@ -324,10 +317,22 @@ class ReviewApp(App[int]):
         with self.batch_update():
             self.show_move()
             self.review_screen.show(message.rendered, view, self.symbols)
-        self.call_after_refresh(self.first_screen)  # what waited for the first view: once it is painted
-        target = self.session.prefetch_target()
-        if target is not None:
-            self.start("prefetch", w.view, self.session, target, self.highlight, self.review_screen.caps, True)
+        self.call_after_refresh(self.painted, view.selection.failure_id)
+
+    def painted(self, fid: str) -> None:
+        """A view's frame is composed: start its evidence, staleness, re-score record and the next view
+        (beside the paint their turns of the interpreter stretched it), unless the reviewer moved on."""
+        self.first_screen()
+        session, screen = self.session, self.review_screen
+        if session.selection.failure_id != fid:
+            return
+        if screen.workspace.evidence_needed(fid, session.cached_evidence(fid) if fid else None):
+            self.start("evidence", w.evidence, session, fid)
+        if fid:
+            self.start("stale", w.stale_one, session, fid)
+        screen.rescores.read_record(fid)
+        if (target := session.prefetch_target()) is not None:
+            self.start("prefetch", w.view, session, target, self.highlight, screen.caps, True)
 
     def on_coloured(self, message: m.Coloured) -> None:
         """The shown file's colours arrived."""
@@ -352,16 +357,14 @@ class ReviewApp(App[int]):
 
     def poll_folder(self) -> None:
         """Look at the folder again (by stat: cheap thanks to the index cache)."""
-        busy = any(x.group == "live" and x.state in (WorkerState.PENDING, WorkerState.RUNNING) for x in self.workers)
-        if self.session.folder.scanned and not busy:
+        if self.session.folder.scanned and not any(x.group == "live" and not x.is_finished for x in self.workers):
             save = time.monotonic() - self.last_index_save > INDEX_SAVE_SECONDS
             self.last_index_save = time.monotonic() if save else self.last_index_save
             self.start("live", w.refresh, self.session.store, save)
 
     def watch_theme(self, old: str, new: str) -> None:
         """A new theme: render the view again (code colours, verdict symbols); save the choice."""
-        screen = getattr(self, "review_screen", None)
-        if screen is None:
+        if (screen := getattr(self, "review_screen", None)) is None:
             return  # the start: the screen is made with the theme chosen
         screen.symbols = self.symbols
         if old != new and screen.is_mounted:

@@ -68,3 +68,37 @@ async def test_the_cursor_moves_with_the_view_and_alone_only_when_the_view_is_sl
         await until(app, pilot, lambda: session.shown is not None and session.shown.selection.run_key == far,
                     what="the slow run's view")
         assert runs.current == far
+
+
+class StartsRecorded(app_module.ReviewApp):
+    """The app, recording each worker it starts and each view it applies, in order."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("app.tcss"))
+    events: list[str]
+
+    def start(self, name: str, work: object, *args: object) -> None:  # type: ignore[override]
+        self.events.append(name)
+        super().start(name, work, *args)  # type: ignore[arg-type]
+
+    def on_view_ready(self, message: object) -> None:  # type: ignore[override]
+        super().on_view_ready(message)  # type: ignore[arg-type]
+        self.events.append("applied")
+
+
+@sync
+async def test_a_key_starts_only_its_view_before_the_frame_and_the_rest_after(basic: Path) -> None:
+    app = recording(build_app(SessionStore(basic), app_class=StartsRecorded))
+    app.events = []
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        for key in ("j", "j", "k"):
+            app.events.clear()
+            await pilot.press(key)
+            await settle(app, pilot)
+            events = app.events
+            assert "applied" in events, events
+            before = events[:events.index("applied")]
+            # the key itself reads the view (or takes the one read ahead); nothing else shares the paint
+            assert set(before) <= {"view"}, events
+            after = events[events.index("applied") + 1:]
+            assert {"stale", "prefetch"} <= set(after), events

@@ -52,8 +52,17 @@ def warning_bar(app: ReviewApp) -> WarningBar | None:
     return bars.first() if bars else None
 
 
+async def refreshed(app: ReviewApp, timeout: float = 30) -> None:
+    """Until every ``call_after_refresh`` asked before now has run (they run in order, after the
+    next frame): the app starts a view's evidence, staleness and prefetch that way."""
+    done = asyncio.Event()
+    app.call_after_refresh(done.set)
+    await asyncio.wait_for(done.wait(), timeout)
+
+
 async def settle(app: ReviewApp, pilot: Pilot[Any], rounds: int = 6) -> None:
-    """Let workers finish and their results land (workers may start more workers).
+    """Let workers finish and their results land (workers may start more workers, some once a
+    frame is painted).
 
     Waits on worker states rather than ``wait_for_complete``, which refuses a worker created
     but not started yet.
@@ -61,6 +70,7 @@ async def settle(app: ReviewApp, pilot: Pilot[Any], rounds: int = 6) -> None:
     busy = (WorkerState.PENDING, WorkerState.RUNNING)
     for _ in range(rounds):
         await pilot.pause()
+        await refreshed(app)
         deadline = time.monotonic() + 60
         while any(worker.state in busy for worker in app.workers):
             if time.monotonic() > deadline:

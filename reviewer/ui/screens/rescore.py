@@ -238,10 +238,9 @@ class RescoreFlow:
         subject = check.rpartition("::")[2] or running.plan.failure_id
         strip.running(subject, running.phase, running.fraction, time.monotonic() - running.started, keys)
 
-    def opened(self, failure_id: str) -> None:
-        """A failure is on screen: its re-score section, its record read when not known yet."""
-        self.draw()
-        if self.rescoring.wants_record(failure_id):
+    def read_record(self, failure_id: str) -> None:
+        """The failure's re-score record, read when not known yet."""
+        if failure_id and self.rescoring.wants_record(failure_id):
             self.start("rescore-record", self.reading, failure_id)
 
     def draw(self) -> None:

@@ -103,7 +103,7 @@ class ReviewScreen(Screen[None]):
         """Every pane from one rendered view (``view``: the same view as the session took it; the
         run list's cursor is :meth:`point`'s, drawn in the same paint)."""
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
-        self.rescores.opened(view.selection.failure_id)
+        self.rescores.draw()
 
     def point(self, run_key: str, failure_id: str, evidence: Evidence | None) -> None:
         """The run list's cursor and the evidence strip on a selection."""

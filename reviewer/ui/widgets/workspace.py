@@ -142,8 +142,10 @@ class Workspace(Vertical):
         self.code.show_part(code)
 
     def evidence_needed(self, failure_id: str, known: Evidence | None) -> bool:
-        """Whether a failure's evidence must be computed (neither on the strip nor known)."""
-        return bool(failure_id) and failure_id != self.evidence.failure_id and known is None
+        """Whether a failure's evidence must be computed: not known, and not on the strip (which may
+        be waiting for it)."""
+        panel = self.evidence
+        return bool(failure_id) and known is None and (failure_id != panel.failure_id or panel.evidence is None)
 
     def point_evidence(self, failure_id: str, known: Evidence | None) -> None:
         """The strip follows the selection: its evidence when known, else waiting for it."""
