@@ -124,22 +124,32 @@ def tune_collector() -> None:
 
 
 def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:
-    """Open the review app on a sessions folder; returns the exit status."""
-    from reviewer.store import prescan
+    """Open the review app on a sessions folder; returns the exit status.
 
-    child = prescan.start(Path(folder))  # first, while the process has one thread
-    from reviewer.store.config import load_settings
-    from reviewer.store.sessions import SessionStore
+    No cyclic collection until the app runs: the imports and the session make objects that live as
+    long as the process, and each collection on the way walked them all again (the UI's import
+    chain alone took 10 ms longer); :func:`tune_collector` then freezes them."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from reviewer.store import prescan
 
-    settings, _ = load_settings()  # what the session needs; the keys are checked below, with the UI
-    session, vocabulary_warning = build_session(SessionStore(Path(folder)), reviewer, failure, settings)
-    early = EarlyScan(session, child)
-    from reviewer.ui.bindings import DEFAULT_KEYS
+        child = prescan.start(Path(folder))  # first, while the process has one thread
+        from reviewer.store.config import load_settings
+        from reviewer.store.sessions import SessionStore
 
-    settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)
-    app = app_for(session, settings, settings.keys, [*warnings, *([vocabulary_warning] if vocabulary_warning else [])],
-                  early=early)
-    early.begin()
+        settings, _ = load_settings()  # what the session needs; the keys are checked below, with the UI
+        session, vocabulary_warning = build_session(SessionStore(Path(folder)), reviewer, failure, settings)
+        early = EarlyScan(session, child)
+        from reviewer.ui.bindings import DEFAULT_KEYS
+
+        settings, warnings = load_settings(known_binding_ids=DEFAULT_KEYS)
+        app = app_for(session, settings, settings.keys,
+                      [*warnings, *([vocabulary_warning] if vocabulary_warning else [])], early=early)
+        early.begin()
+    finally:
+        if collecting:
+            gc.enable()
     tune_collector()
     try:
         result = app.run()
