@@ -326,11 +326,11 @@ class ReviewApp(App[int]):
         session, screen = self.session, self.review_screen
         if session.selection.failure_id != fid:
             return
-        if screen.workspace.evidence_needed(fid, session.cached_evidence(fid) if fid else None):
-            self.start("evidence", w.evidence, session, fid)
         if fid:
+            if screen.workspace.evidence_needed(fid, session.cached_evidence(fid)):
+                self.start("evidence", w.evidence, session, fid)
             self.start("stale", w.stale_one, session, fid)
-        screen.rescores.read_record(fid)
+            screen.rescores.read_record(fid)
         if (target := session.prefetch_target()) is not None:
             self.start("prefetch", w.view, session, target, self.highlight, screen.caps, True)
 

@@ -240,7 +240,7 @@ class RescoreFlow:
 
     def read_record(self, failure_id: str) -> None:
         """The failure's re-score record, read when not known yet."""
-        if failure_id and self.rescoring.wants_record(failure_id):
+        if self.rescoring.wants_record(failure_id):
             self.start("rescore-record", self.reading, failure_id)
 
     def draw(self) -> None:
