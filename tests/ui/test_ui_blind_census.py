@@ -34,7 +34,7 @@ from typing import Any
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 from textual.worker import WorkerState
-from uihelp import make_app, sync
+from uihelp import make_app, refreshed, sync
 from uikit import basic_folder
 
 import reviewer.ui
@@ -189,6 +189,7 @@ async def quiet(app: Any, pilot: Any, rounds: int = 3) -> None:
     busy = (WorkerState.PENDING, WorkerState.RUNNING)
     for _ in range(rounds):
         await pilot._wait_for_screen()
+        await refreshed(app)  # what a painted view starts (its evidence, staleness, read-ahead)
         await asyncio.sleep(0.01)
         deadline = time.monotonic() + 60
         while any(worker.state in busy for worker in app.workers):
