@@ -78,6 +78,25 @@ async def test_near_miss_shows_expected_and_printed_side_by_side(corpus: Path) -
 
 
 @sync
+async def test_a_strip_waiting_for_evidence_takes_it_when_it_came_during_a_move(corpus: Path) -> None:
+    # A result that lands while a move waits for its view is not drawn; the move then points the
+    # strip at the same failure with the evidence known, and the strip must take it.
+    app = make_app(corpus, start_failure=CONNECTED, reviewer="alice")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        workspace = app.review_screen.workspace
+        known = app.session.cached_evidence(CONNECTED)
+        assert known is not None and workspace.evidence.evidence is not None
+        workspace.evidence.waiting(CONNECTED)  # as it was when the result came during the move
+        await pilot.pause()
+        assert workspace.evidence.evidence is None and "reading the brief" in evidence_text(app)
+        app.review_screen.point(app.session.selection.run_key, CONNECTED, known)
+        await pilot.pause()
+        assert workspace.evidence.evidence is known
+        assert "near-miss: expected 'yes'" in evidence_text(app)
+
+
+@sync
 async def test_unstated_demand_is_evidence_not_a_label(corpus: Path) -> None:
     app = make_app(corpus, start_failure=ZERO, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:

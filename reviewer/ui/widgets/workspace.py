@@ -148,9 +148,10 @@ class Workspace(Vertical):
         return bool(failure_id) and known is None and (failure_id != panel.failure_id or panel.evidence is None)
 
     def point_evidence(self, failure_id: str, known: Evidence | None) -> None:
-        """The strip follows the selection: its evidence when known, else waiting for it."""
+        """The strip follows the selection: its evidence when known, else waiting for it (a strip that
+        waits takes evidence that came meanwhile: a result that landed during a move is not shown)."""
         panel = self.evidence
-        if failure_id == panel.failure_id:
+        if failure_id == panel.failure_id and (panel.evidence is not None or known is None):
             return
         if known is not None:
             panel.show(failure_id, known)
