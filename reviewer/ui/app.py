@@ -69,12 +69,13 @@ class ReviewApp(App[int]):
         self.themes.start(self, self.settings.theme)
         self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
-        self.review_screen = ReviewScreen(session, self.screen_ready)
+        self.review_screen = ReviewScreen(session, self.screen_ready, self.painted)
         self.review_screen.symbols = self.symbols
         self.first_shown = self.opening_wanted = False
         self.last_index_save = 0.0
         self.quiet_timer: Timer | None = None
         self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
+        self.painting: str | None = None  # the failure whose view waits for its frame (:meth:`painted`)
         self.first = FirstScreen()
 
     def get_default_screen(self) -> ReviewScreen:
@@ -179,10 +180,8 @@ class ReviewApp(App[int]):
         elif move.message:
             tell(self, Notice(move.message, bell=kind == "step"))
 
-    def read_view(self, moved: bool = True) -> None:
+    def read_view(self) -> None:
         """The selection changed: its view (the cursor, status line and evidence strip wait for it)."""
-        if not moved:
-            return
         session, screen = self.session, self.review_screen
         selection = session.selection
         ready = self.first.view(session, selection, self.highlight, screen.caps)
@@ -305,8 +304,7 @@ class ReviewApp(App[int]):
             self.follow(message.move, message.kind)
 
     def on_view_ready(self, message: m.ViewReady) -> None:
-        """Take a view if it is still wanted; every pane draws it in one paint (the strip and status line
-        asked first: repaints reach the screen in the order asked, and it paints at the first)."""
+        """Take a view if it is still wanted; every pane draws it in one paint (status line and strip first)."""
         view = self.session.take_view(message.view)
         if view is None:
             return
@@ -317,14 +315,15 @@ class ReviewApp(App[int]):
         with self.batch_update():
             self.show_move()
             self.review_screen.show(message.rendered, view, self.symbols)
-        self.call_after_refresh(self.painted, view.selection.failure_id)
+        self.painting = view.selection.failure_id
+        self.call_after_refresh(self.painted)  # lost if a dialog on top closes first: the screen calls it then
 
-    def painted(self, fid: str) -> None:
-        """A view's frame is composed: start its evidence, staleness, re-score record and the next view
-        (beside the paint their turns of the interpreter stretched it), unless the reviewer moved on."""
+    def painted(self) -> None:
+        """A view's frame is composed: its evidence, staleness, re-score record and the next view (beside
+        the paint they stretched it) start, unless the reviewer moved on."""
         self.first_screen()
-        session, screen = self.session, self.review_screen
-        if session.selection.failure_id != fid:
+        session, screen, fid, self.painting = self.session, self.review_screen, self.painting, None
+        if fid is None or session.selection.failure_id != fid:
             return
         if fid:
             if screen.workspace.evidence_needed(fid, session.cached_evidence(fid)):

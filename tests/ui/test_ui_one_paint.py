@@ -91,6 +91,7 @@ async def test_a_key_starts_only_its_view_before_the_frame_and_the_rest_after(ba
     app.events = []
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
+        read_ahead = 0
         for key in ("j", "j", "k"):
             app.events.clear()
             await pilot.press(key)
@@ -101,4 +102,6 @@ async def test_a_key_starts_only_its_view_before_the_frame_and_the_rest_after(ba
             # the key itself reads the view (or takes the one read ahead); nothing else shares the paint
             assert set(before) <= {"view"}, events
             after = events[events.index("applied") + 1:]
-            assert {"stale", "prefetch"} <= set(after), events
+            assert "stale" in after, events
+            read_ahead += "prefetch" in after  # none when the next view is read ahead already
+        assert read_ahead, "no read-ahead started after a frame"

@@ -51,21 +51,20 @@ class ReviewScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
     AUTO_FOCUS = None
 
-    def __init__(self, session: ReviewSession, ready: Callable[[], None]) -> None:
+    def __init__(self, session: ReviewSession, ready: Callable[[], None], painted: Callable[[], None]) -> None:
         super().__init__(id="review")
         self.session = session
         self.ready = ready  # the app's start, called before the first paint
+        self.painted = painted  # what waits for a view's frame: again when back over a closed dialog
         folder = session.folder
         self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
         self.code_cap = LINE_CAP
         self.output_cap = LINE_CAP
         self.dialogs = ReviewDialogs(self)
         self.rescores = RescoreFlow(self)
+        # held: a query walks every widget of the screen, and finds none once the app has closed
         self.workspace, self.status_bar, self.nav_panel = Workspace(), StatusBar(), NavigatorPanel(self.run_list)
-        """The panes' area, the status line and the run list's panel (held: a query walks every
-        widget of the screen, and finds none once the app has closed)."""
-        self.symbols: Mapping[str, str] = {}
-        """The theme's verdict symbols (the app keeps them current)."""
+        self.symbols: Mapping[str, str] = {}  # the theme's verdict symbols (the app keeps them current)
 
     def compose(self) -> ComposeResult:
         """Run list beside the panes; find bar, status line and footer below."""
@@ -88,6 +87,10 @@ class ReviewScreen(Screen[None]):
         self.call_after_refresh(self.run_list.focus)
         self.ready()  # called, not posted: a message would let the screen paint empty first
 
+    def on_screen_resume(self) -> None:
+        """Back on top: what waited for a frame drawn under a dialog that closed first runs now."""
+        self.app.call_after_refresh(self.painted)
+
     @property
     def caps(self) -> tuple[int, int]:
         """The per-line caps of the Code and Grader panes (``e`` raises them)."""
@@ -100,8 +103,7 @@ class ReviewScreen(Screen[None]):
     # ---- drawing -----------------------------------------------------------------------------
 
     def show(self, rendered: Rendered, view: FailureView, symbols: Mapping[str, str]) -> None:
-        """Every pane from one rendered view (``view``: the same view as the session took it; the
-        run list's cursor is :meth:`point`'s, drawn in the same paint)."""
+        """Every pane from one rendered view (``view``: as the session took it; the cursor: :meth:`point`)."""
         self.workspace.show(Rendered(view, rendered.brief, rendered.code, rendered.output, rendered.transcript), symbols)
         self.rescores.draw()
 
@@ -118,14 +120,12 @@ class ReviewScreen(Screen[None]):
     def counts_changed(self) -> None:
         """Failure counts arrived: repaint the run list and its header."""
         self.run_list.invalidate()
-        if self.nav_panel.is_attached:
-            self.nav_panel.draw_header()
+        self.nav_panel.draw_header()
 
     def list_rebuilt(self) -> None:
         """The run list's rows changed."""
         self.run_list.rebuilt()
-        if self.nav_panel.is_attached:
-            self.nav_panel.draw_header()
+        self.nav_panel.draw_header()
 
     def status(self, content: Content, errors: int) -> None:
         """Redraw the status line (nothing while the app closes: a late result has nothing to draw on)."""

@@ -106,7 +106,9 @@ class NavigatorPanel(Vertical):
         self.navigator.focus()
 
     def draw_header(self) -> None:
-        """``all · 4 runs`` plus the search."""
+        """``all · 4 runs`` plus the search (nothing once the panel is gone: a late count)."""
+        if not self.is_attached:
+            return
         listing = self.navigator.listing
         parts: list[Content | tuple[str, str] | str] = [(listing.filter.value, "bold $text-accent"),
                                                          f" \u00b7 {len(listing.order):,} runs"]
