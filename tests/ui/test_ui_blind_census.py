@@ -28,6 +28,7 @@ import subprocess
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -96,8 +97,11 @@ verdict, like ``reviewer failures --disagreements``) and ``A``."""
 ALLOWED = {"NameScreen": ("bobzilla", "carolyne")}
 """Traces a screen may show, and why: the name question names the reviewers already in the folder,
 so that someone who labelled here before under another name can pick it."""
-WAITS = {"search": 0.25, "deferred": 0.4}
-"""Stops that wait out a timer: the search box's debounce, the re-reading of labels after a change."""
+WAITS: dict[str, Any] = {
+    "search": lambda app: app.session.folder.listing.search == "rom",  # the search box's debounce
+    "deferred": lambda app: app.quiet_timer is None,  # the re-reading of labels after a change
+}
+"""Stops that wait for a timer to have fired, and how to tell it has."""
 HIDDEN_LINE = "others:"
 """The start of the one line the twin tour lacks (the check list says other verdicts are hidden)."""
 HIDDEN_TEXT = "others: their verdicts hidden until you label this \u00b7 r shows"
@@ -197,7 +201,23 @@ async def quiet(app: Any, pilot: Any, rounds: int = 3) -> None:
                 raise TimeoutError(f"workers still busy: {list(app.workers)}")
             await asyncio.sleep(0.01)
     await pilot._wait_for_screen()
+    await refreshed(app)  # once more: a view that landed in the last round starts its work after its frame
+    await until_true(lambda: not any(worker.state in busy for worker in app.workers), "idle workers", 60)
+    await pilot._wait_for_screen()
     app.screen._on_timer_update()
+
+
+OPENS_INPUT = {"slash", "ctrl+f"}
+"""Keys that open a text box (the run search, the find bar)."""
+
+
+async def until_true(condition: Any, what: str, timeout: float = 30) -> None:
+    """Until ``condition()`` holds (a ``TimeoutError`` naming ``what`` after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} did not come within {timeout} s")
+        await asyncio.sleep(0.01)
 
 
 async def tour(folder: Path, settings: Settings) -> Seen:
@@ -214,9 +234,11 @@ async def tour(folder: Path, settings: Settings) -> Seen:
                 app.screen.query_one(Input).value = "alice"
             for key in keys if name != "review" or asked else ():
                 await press(app, pilot, key)
+                if key in OPENS_INPUT:  # its box is made on first use: type once it has the focus
+                    await until_true(lambda: isinstance(app.focused, Input), f"a text box after {key!r}")
             await quiet(app, pilot)
             if name in WAITS:
-                await pilot.pause(WAITS[name])
+                await until_true(partial(WAITS[name], app), f"the timer of the stop {name!r}")
                 await quiet(app, pilot, 1)
             seen.stops[name] = screen_text(app)
             seen.screens[name] = type(app.screen).__name__
