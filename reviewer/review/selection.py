@@ -36,6 +36,11 @@ class Selection:
     diff: bool = False
     picked: str = ""
 
+    def same_place(self, other: Selection) -> bool:
+        """Whether both show the same thing, whatever their turn: a view read for a selection
+        without one is taken with its first turn filled in (``ReviewSession.take_view``)."""
+        return replace(self, turn=None) == replace(other, turn=None)
+
 
 @dataclass(frozen=True, slots=True)
 class Target:

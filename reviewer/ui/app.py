@@ -336,7 +336,7 @@ class ReviewApp(App[int]):
     def on_coloured(self, message: m.Coloured) -> None:
         """The shown file's colours arrived."""
         shown = self.session.shown
-        if shown is not None and message.rendered.view.selection == shown.selection:
+        if shown is not None and message.rendered.view.selection.same_place(shown.selection):
             self.review_screen.workspace.coloured(message.rendered.code)
 
     def on_evidence_ready(self, message: m.EvidenceReady) -> None:

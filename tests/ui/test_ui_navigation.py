@@ -221,3 +221,26 @@ async def test_grader_pane_shows_checks_and_scrolls_output_to_failure(basic: Pat
         assert coloured.plain.startswith("--- FAIL") and coloured.spans
         await press(app, pilot, "j")
         assert any(line.startswith("! path") for line in grader.checks_view.plain_lines())
+
+
+@sync
+async def test_a_long_file_reached_by_a_key_gets_its_colours_after_its_plain_lines(tmp_path: Path) -> None:
+    # a view read for a selection without a turn is taken with its first turn: its colours, which
+    # come after its plain lines, were matched to the selection as asked and never drawn
+    from uikit import Spec, write_session
+
+    from reviewer.ui.render.panes import COLOUR_LATER_LINES
+
+    long = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(COLOUR_LATER_LINES))
+    write_session(tmp_path / "sessions", "s", [
+        Spec("a-short", checks=[{"key": "TestA", "status": "fail"}]),
+        Spec("b-long", attempts=[{"long.py": long}], checks=[{"key": "TestB", "status": "fail"}]),
+    ])
+    app = make_app(tmp_path / "sessions")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "j")
+        await settle(app, pilot)
+        code = app.review_screen.query_one(CodePane)
+        assert app.session.selection.run_key == "s/b-long" and app.session.selection.turn is not None
+        assert code.shown_coloured and any(line.spans for line in code.view.lines[:10])
