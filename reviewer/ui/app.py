@@ -184,7 +184,7 @@ class ReviewApp(App[int]):
         """The selection changed: its view (the cursor, status line and evidence strip wait for it)."""
         session, screen = self.session, self.review_screen
         selection = session.selection
-        ready = self.first.view(session, selection, self.highlight, screen.caps)
+        ready = self.first.view(session, selection, screen.caps)
         if ready is None:
             self.start("view", w.view, session, selection, self.highlight, screen.caps)
         if session.folder.listing.unfold_for(selection.run_key, session.current_run()):
@@ -193,8 +193,8 @@ class ReviewApp(App[int]):
         self.set_timer(MOVE_WAIT_SECONDS, partial(self.show_move, selection))
         if ready is not None:
             self.on_view_ready(ready)
-            if not ready.rendered.code.coloured:
-                self.call_after_refresh(self.start, "colour", w.colour, ready.view, self.highlight, screen.caps)
+            if ready.rendered.plain or not ready.rendered.code.coloured:  # the theme (and Pygments) after the paint
+                self.call_after_refresh(lambda: self.start("colour", w.colour, ready.view, self.highlight, screen.caps))
 
     def show_move(self, waited: Selection | None = None) -> None:
         """Draw the cursor, status line and evidence strip (``waited``: if that move still waits)."""
@@ -334,10 +334,10 @@ class ReviewApp(App[int]):
             self.start("prefetch", w.view, session, target, self.highlight, screen.caps, True)
 
     def on_coloured(self, message: m.Coloured) -> None:
-        """The shown file's colours arrived."""
+        """The shown view's colours (and a plain first screen's Markdown) arrived."""
         shown = self.session.shown
         if shown is not None and message.rendered.view.selection.same_place(shown.selection):
-            self.review_screen.workspace.coloured(message.rendered.code)
+            self.review_screen.workspace.coloured(message.rendered, shown)
 
     def on_evidence_ready(self, message: m.EvidenceReady) -> None:
         """A failure's evidence, shown if it is still current."""

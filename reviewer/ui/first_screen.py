@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import time
 
-from textual.highlight import HighlightTheme
-
 from reviewer.review.selection import Selection
 from reviewer.review.session import ReviewSession
 from reviewer.ui import messages as m
@@ -60,13 +58,13 @@ class FirstScreen:
             return None
         return None if budget.spent else m.Seeked(kind, current, move, found)
 
-    def view(self, session: ReviewSession, selection: Selection, theme: type[HighlightTheme], caps: tuple[int, int]
-             ) -> m.ViewReady | None:
-        """The first failure's view (plain: its colours come from a worker); None: a worker reads it."""
+    def view(self, session: ReviewSession, selection: Selection, caps: tuple[int, int]) -> m.ViewReady | None:
+        """The first failure's view, plain (its Markdown and colours come from a worker after the
+        first paint); None: a worker reads it."""
         if not self.opening:
             return None
         self.opening = False  # one view: what follows is the reviewer's, read in workers
         try:
-            return w.view_now(session, selection, theme, caps)
+            return w.view_now(session, selection, caps)
         except Exception:  # noqa: BLE001 - the worker reads it again and reports what went wrong
             return None

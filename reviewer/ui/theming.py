@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
-from textual.highlight import HighlightTheme
 from textual.theme import Theme
 
 from reviewer.model.sanitize import one_line
@@ -37,6 +36,7 @@ from reviewer.ui.widgets.warning_bar import BarWarning
 
 if TYPE_CHECKING:
     from pygments.style import Style
+    from textual.highlight import HighlightTheme
 
 CODE_BACKGROUND = "code-background"
 """The CSS variable holding the code style's background."""
@@ -119,7 +119,10 @@ def code_background(theme: ThemeSpec) -> str:
 
 
 def highlight_theme(spec: ThemeSpec) -> type[HighlightTheme]:
-    """A Textual highlight theme drawing tokens in the theme's Pygments colours."""
+    """A Textual highlight theme drawing tokens in the theme's Pygments colours (Textual's module
+    loads Pygments' lexers: with the first colours, after the first screen)."""
+    from textual.highlight import HighlightTheme
+
     name = re.sub(r"[^A-Za-z0-9]", "", spec.name)
     return type(f"HighlightFor{name}", (HighlightTheme,), {"STYLES": highlight_styles(spec)})
 
@@ -197,6 +200,8 @@ class Themes:
         for: the start needs only the current theme's."""
         found = self.highlights.get(name)
         if found is None:
+            from textual.highlight import HighlightTheme
+
             spec = self.specs.get(name)
             try:
                 found = highlight_theme(spec) if spec is not None else HighlightTheme

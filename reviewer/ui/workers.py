@@ -11,9 +11,8 @@ import threading
 import time
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.worker import get_current_worker
 
@@ -29,6 +28,9 @@ from reviewer.store.protocol import Store
 from reviewer.ui import messages as m
 from reviewer.ui.render.panes import render_view
 from reviewer.ui.theming import save_theme
+
+if TYPE_CHECKING:
+    from textual.highlight import HighlightTheme
 
 Post = Callable[[Message], object]
 COUNT_BATCH_SECONDS = 0.25
@@ -89,16 +91,15 @@ def view(session: ReviewSession, selection: Selection, theme: type[HighlightThem
         colour(found, theme, caps, post)
 
 
-def view_now(session: ReviewSession, selection: Selection, theme: type[HighlightTheme], caps: tuple[int, int]
-             ) -> m.ViewReady | None:
-    """A selection's view read and rendered in the caller's thread, without colours (the first
-    screen's: drawn in the same paint as the run list, its colours by :func:`colour`)."""
+def view_now(session: ReviewSession, selection: Selection, caps: tuple[int, int]) -> m.ViewReady | None:
+    """A selection's view read and rendered plain in the caller's thread (the first screen's: drawn
+    in the same paint as the run list; its Markdown and colours by :func:`colour`)."""
     found = session.view(selection)
-    return None if found is None else m.ViewReady(found, render_view(found, theme, caps[0], caps[1], colour=False))
+    return None if found is None else m.ViewReady(found, render_view(found, None, caps[0], caps[1]))
 
 
 def colour(found: FailureView, theme: type[HighlightTheme], caps: tuple[int, int], post: Post) -> None:
-    """A view's syntax colours, after its plain lines."""
+    """A view's syntax colours (and a plain brief's Markdown), after its plain lines."""
     post(m.Coloured(render_view(found, theme, caps[0], caps[1], colour=True)))
 
 

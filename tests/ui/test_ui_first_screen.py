@@ -4,7 +4,10 @@ screen paints, not each after a worker's message, when a half-done screen would 
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,3 +111,67 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     big, _ = build_session(SessionStore(basic))
     done, thread, again = scanned_in(big)
     assert thread == "early-scan" and again == keys
+
+
+FIRST_DRAW_PROBE = """
+import asyncio, sys
+from pathlib import Path
+from reviewer.store.sessions import SessionStore
+from reviewer.ui.launch import EarlyScan, app_for, build_session
+
+session, _ = build_session(SessionStore(Path(sys.argv[1])))
+early = EarlyScan(session)
+early.future.result(30)
+app = app_for(session, None, None, [], early=early)
+runs, seen = app.review_screen.run_list, []
+draw = runs.render_line
+
+def watched(y):
+    if not seen:
+        seen.append(sorted({m for m in sys.modules if m.startswith(("markdown_it", "pygments.lex"))}))
+    return draw(y)
+
+runs.render_line = watched
+
+async def main():
+    async with app.run_test(size=(200, 50)) as pilot:
+        while not seen or session.shown is None:
+            await pilot.pause()
+
+asyncio.run(main())
+print(seen[0], session.shown.selection.failure_id)
+"""
+
+
+def test_the_first_screen_is_drawn_before_the_markdown_parser_and_pygments_lexers_load(basic: Path) -> None:
+    # together about a twentieth of the open (and the theme's highlight colours, which import the
+    # lexers): the first screen is drawn plain without them
+    out = subprocess.run([sys.executable, "-c", FIRST_DRAW_PROBE, str(basic)], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert out.returncode == 0, out.stderr[-2000:]
+    loaded, failure = out.stdout.split(" ", 1)
+    assert loaded == "[]" and failure.strip(), out.stdout
+
+
+@sync
+async def test_the_first_screen_is_plain_and_its_markdown_and_colours_follow_its_paint(basic: Path) -> None:
+    app, session, drawn = opened(basic)
+    workspace, runs = app.review_screen.workspace, app.review_screen.run_list
+    first: list[tuple[object, ...]] = []
+    draw = runs.render_line
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        if not first:  # what the panes held when the first frame was drawn
+            brief = workspace.brief
+            first.append((brief.drawn and brief.drawn.theme, brief.view.plain_lines()[:1], workspace.code.shown_coloured))
+        return draw(y)
+
+    runs.render_line = watched  # type: ignore[method-assign]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
+        assert first[0] == (None, ["# Roman numerals"], False)  # the brief's source as it is, the code plain
+        assert workspace.brief.drawn is not None and workspace.brief.drawn.theme is not None
+        assert workspace.brief.view.plain_lines()[0] == "Roman numerals"  # a heading now
+        assert workspace.code.shown_coloured
+        assert any(line.spans for line in workspace.code.view.lines)  # Go, in colour
+        assert not app.notes, app.notes

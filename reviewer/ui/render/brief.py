@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.content import Content
-from textual.highlight import HighlightTheme
 
 from reviewer.model.sanitize import clean_and_cap
 from reviewer.ui.render.banners import CONTROLS_BANNER, HIDDEN_BANNER
 from reviewer.ui.render.markdown import markdown_lines
+
+if TYPE_CHECKING:
+    from textual.highlight import HighlightTheme
 
 BRIEF_LINES = 3_000
 BRIEF_LINE = 2_000
@@ -44,7 +47,8 @@ class DrawnBrief:
     """A brief drawn for one theme: its lines and what their wrapped rows start with."""
 
     brief: BriefText
-    theme: type[HighlightTheme]
+    theme: type[HighlightTheme] | None
+    """The code colours it was drawn with; None: its source as plain lines (see :func:`plain_brief`)."""
     lines: list[Content]
     hangs: list[Content]
 
@@ -53,3 +57,10 @@ def draw_brief(brief: BriefText, theme: type[HighlightTheme]) -> DrawnBrief:
     """Draw a prepared brief's Markdown (worker threads)."""
     lines, hangs = markdown_lines(brief.markdown, theme)
     return DrawnBrief(brief, theme, lines, hangs)
+
+
+def plain_brief(brief: BriefText) -> DrawnBrief:
+    """A prepared brief's source as plain lines: the first screen's, which does not wait for the
+    Markdown parser and Pygments to load (about 25 ms); the colour pass draws it after that paint."""
+    lines = [Content(line) for line in brief.markdown.split("\n")]
+    return DrawnBrief(brief, None, lines, [Content("")] * len(lines))

@@ -17,8 +17,6 @@ import fnmatch
 import re
 from functools import lru_cache
 
-from pygments.lexers import find_lexer_class, get_all_lexers
-
 GLOB = re.compile(r"[*?\[]")
 
 
@@ -34,6 +32,8 @@ class Table:
         """The rest, as compiled globs -> lexer name, pattern."""
         self.aliases: dict[str, str] = {}
         """Lexer name -> its first alias."""
+        from pygments.lexers import get_all_lexers  # with the first file looked up, after the first screen
+
         for name, aliases, patterns, _mimetypes in get_all_lexers(plugins=False):
             if aliases:
                 self.aliases[name] = aliases[0]
@@ -64,6 +64,8 @@ def table() -> Table:
 
 def rating(candidate: tuple[str, str]) -> tuple[float, str]:
     """Pygments' rule for a name several lexers claim: priority, +0.5 for an exact pattern."""
+    from pygments.lexers import find_lexer_class
+
     lexer, pattern = candidate
     cls = find_lexer_class(lexer)
     if cls is None:

@@ -10,15 +10,17 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence, overload
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
 from rich.ansi import AnsiDecoder
 from rich.text import Text
 from textual.content import Content
-from textual.highlight import HighlightTheme, highlight
 
 from reviewer.model.sanitize import clean, clean_and_cap
 from reviewer.ui.render.language import language_for
+
+if TYPE_CHECKING:
+    from textual.highlight import HighlightTheme
 
 LINE_CAP = 4_000
 """Characters of one line rendered before a truncation marker (``e`` shows more)."""
@@ -145,18 +147,22 @@ def plain_lines(text: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = ()
 
 
 def code_lines(text: str, path: str, line_cap: int = LINE_CAP, notes: tuple[str, ...] = (),
-               theme: type[HighlightTheme] = HighlightTheme) -> Prepared:
+               theme: type[HighlightTheme] | None = None) -> Prepared:
     """Sanitised, capped lines highlighted by the language the file name says (plain if unknown).
 
-    ``theme`` gives the token colours (the app's current theme: see ``reviewer.ui.theming``).
+    ``theme`` gives the token colours (the app's current theme: see ``reviewer.ui.theming``; None:
+    Textual's own). Pygments loads with the first file coloured, after the first screen.
     """
     cleaned, capped = clean_and_cap(text, False, MAX_LINES, line_cap, TAB_SIZE)
     texts = capped.text.split("\n")
     lines = [Content(line) for line in texts]
     language = language_for(path)
     if language is not None:
+        from textual.highlight import HighlightTheme, highlight
+
         try:
-            coloured = split_lines(highlight(capped.text, language=language, theme=theme, tab_size=TAB_SIZE))[: len(texts)]
+            coloured = split_lines(highlight(capped.text, language=language, theme=theme or HighlightTheme,
+                                             tab_size=TAB_SIZE))[: len(texts)]
         except Exception:  # a lexer bug must not cost the reviewer the file
             coloured = []
         if [line.plain for line in coloured] == texts:

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 from textual.content import Content
-from textual.highlight import HighlightTheme, highlight
 
 from reviewer.model.sanitize import clean
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+    from textual.highlight import HighlightTheme
 
 HEADING_STYLES = {
     "h1": "bold $markdown-h1-color",
@@ -55,6 +57,8 @@ def parser() -> MarkdownIt:
     """A GitHub-like Markdown parser (tables, strikethrough), one per thread."""
     md = getattr(_parsers, "md", None)
     if md is None:
+        from markdown_it import MarkdownIt  # loads with the first brief drawn, after the first screen
+
         md = _parsers.md = MarkdownIt("gfm-like", {"linkify": False}).disable("linkify")
     return md
 
@@ -89,7 +93,7 @@ class Lines:
 class Renderer:
     """Walks markdown-it's tokens and writes lines."""
 
-    def __init__(self, theme: type[HighlightTheme]) -> None:
+    def __init__(self, theme: type[HighlightTheme] | None) -> None:
         self.theme = theme
         self.out = Lines()
         self.frames: list[Frame] = []
@@ -203,8 +207,10 @@ class Renderer:
         words = (token.info or "").split()
         language = words[0] if words else "text"
         source = token.content.rstrip("\n")
+        from textual.highlight import HighlightTheme, highlight
+
         try:
-            coloured = highlight(source, language=language, theme=self.theme)
+            coloured = highlight(source, language=language, theme=self.theme or HighlightTheme)
         except Exception:  # an odd language name: plain text, never a crash
             coloured = Content(source)
         for line in coloured.split("\n") if source else [Content("")]:
@@ -291,11 +297,12 @@ class Renderer:
         return Content.assemble(*[p if isinstance(p, str) or p[1] else p[0] for p in parts])
 
 
-def markdown_lines(source: str, theme: type[HighlightTheme] = HighlightTheme) -> tuple[list[Content], list[Content]]:
+def markdown_lines(source: str, theme: type[HighlightTheme] | None = None) -> tuple[list[Content], list[Content]]:
     """A brief's lines and, for each, the prefix its wrapped rows repeat.
 
     The source is sanitised here too (the Brief pane hands over text sanitised already, which
-    this leaves as it is): no escape or control character can reach a line.
+    this leaves as it is): no escape or control character can reach a line. ``theme`` colours code
+    blocks (None: Textual's own colours).
     """
     tokens = parser().parse(clean(source).text)
     out = Renderer(theme).render(tokens)

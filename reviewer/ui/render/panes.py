@@ -1,7 +1,9 @@
 """A failure's heavy parts rendered for the screen: brief, code, grader output, transcript.
 
 The view worker calls :func:`render_view` right after reading a view, so the screen takes a new
-failure in one paint. Each part carries a ``key`` naming what it was rendered from; a pane whose
+failure in one paint. The first screen's view is rendered without a theme (``plain``): its brief
+as source lines and its code without colours, so that neither the Markdown parser nor Pygments
+is loaded before the first paint; the colour pass renders it again after that paint. Each part carries a ``key`` naming what it was rendered from; a pane whose
 shown key is the same keeps its lines (and its scroll). Rendered parts are remembered (a small
 LRU), so stepping back to a failure renders nothing again.
 """
@@ -11,19 +13,21 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, TypeVar
 
 from textual.content import Content
-from textual.highlight import HighlightTheme
 
 from reviewer.model.sanitize import clean, one_line
 from reviewer.review.view import CodeView, FailureView
 from reviewer.store.safe_fs import TextBlob
 from reviewer.ui.render.banners import blob_notes, prepared_banner
-from reviewer.ui.render.brief import BriefText, DrawnBrief, draw_brief, prepare_brief
+from reviewer.ui.render.brief import BriefText, DrawnBrief, draw_brief, plain_brief, prepare_brief
 from reviewer.ui.render.language import language_for
 from reviewer.ui.render.lines import Prepared, ansi_lines, code_lines, diff_lines, plain_lines
 from reviewer.ui.render.transcript import TranscriptLines, build_lines
+
+if TYPE_CHECKING:
+    from textual.highlight import HighlightTheme
 
 HIGHLIGHT_LINES = 10_000
 """Files this long are shown plain: colouring 20,000 lines takes a second of CPU and tens of MB."""
@@ -77,6 +81,7 @@ class Part:
         banner: warning lines for above the text.
         notice: a one-line message instead of lines (no file, cannot read...), "" when there are lines.
         coloured: syntax colours are in (False: plain lines now, colours to come).
+        theme: the highlight theme the colours are of ("" for lines no theme colours).
     """
 
     key: Hashable
@@ -84,6 +89,7 @@ class Part:
     banner: tuple[str, ...] = ()
     notice: str = ""
     coloured: bool = True
+    theme: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +101,8 @@ class Rendered:
     code: Part
     output: Part
     transcript: TranscriptLines | None
+    plain: bool = False
+    """Rendered without a theme (the first screen's): the colour pass renders it again."""
 
 
 def notice(key: Hashable, message: str) -> Part:
@@ -102,21 +110,27 @@ def notice(key: Hashable, message: str) -> Part:
     return Part(key, Prepared([Content(message)]), notice=message)
 
 
-def render_brief(blob: TextBlob | None, theme: type[HighlightTheme]) -> DrawnBrief:
-    """The brief drawn for a theme."""
+def theme_name(theme: type[HighlightTheme] | None) -> str:
+    """What a rendered part's key says of the theme it was drawn with."""
+    return theme.__name__ if theme is not None else ""
+
+
+def render_brief(blob: TextBlob | None, theme: type[HighlightTheme] | None) -> DrawnBrief:
+    """The brief drawn for a theme (None: its source as plain lines)."""
     if blob is None:
         brief = BriefText("*No brief was recorded for this run.*", ())
     elif blob.error:
         brief = BriefText("", (f"\u26a0 cannot show the brief: {clean(blob.error).text}",))
     else:
         brief = prepare_brief(blob.text, blob_notes(blob, "brief"))
-    return draw_brief(brief, theme)
+    return draw_brief(brief, theme) if theme is not None else plain_brief(brief)
 
 
-def render_code(code: CodeView, cap: int, theme: type[HighlightTheme], colour: bool) -> Part:
-    """The Code pane's lines: the file (coloured now or later), a diff, or why there is none."""
+def render_code(code: CodeView, cap: int, theme: type[HighlightTheme] | None, colour: bool) -> Part:
+    """The Code pane's lines: the file (coloured now or later; without a theme, later), a diff, or
+    why there is none."""
     path = code.file.path if code.file is not None else ""
-    key = ("code", path, text_key(code.text), code.diff, text_key(code.before), cap, theme.__name__)
+    key = ("code", path, text_key(code.text), code.diff, text_key(code.before), cap)
     blob = code.text
     if code.file is None or blob is None:
         return notice(key, "no files recorded for this attempt")
@@ -142,14 +156,17 @@ def render_code(code: CodeView, cap: int, theme: type[HighlightTheme], colour: b
         notes = (*notes, f"\u26a0 over {HIGHLIGHT_LINES:,} lines: shown without syntax colours")
         prepared = plain_lines(blob.text, cap, notes)
         return Part(key, prepared, prepared_banner(prepared))
+    if theme is None:
+        prepared = plain_lines(blob.text, cap, notes)
+        return Part(key, prepared, prepared_banner(prepared), coloured=False)
     if language_for(path) is None:
         prepared = plain_lines(blob.text, cap, notes)
         return Part(key, prepared, prepared_banner(prepared))
     if not colour and lines >= COLOUR_LATER_LINES:
         prepared = plain_lines(blob.text, cap, notes)
         return Part(key, prepared, prepared_banner(prepared), coloured=False)
-    prepared = REMEMBERED.get(key, lambda: code_lines(blob.text, path, cap, notes, theme=theme))
-    return Part(key, prepared, prepared_banner(prepared))
+    prepared = REMEMBERED.get((*key, theme.__name__), lambda: code_lines(blob.text, path, cap, notes, theme=theme))
+    return Part(key, prepared, prepared_banner(prepared), theme=theme.__name__)
 
 
 def render_output(view: FailureView, cap: int) -> Part:
@@ -164,14 +181,14 @@ def render_output(view: FailureView, cap: int) -> Part:
     return Part(key, prepared, prepared_banner(prepared, "output"))
 
 
-def render_view(view: FailureView, theme: type[HighlightTheme], code_cap: int, output_cap: int,
+def render_view(view: FailureView, theme: type[HighlightTheme] | None, code_cap: int, output_cap: int,
                 colour: bool = False) -> Rendered:
-    """Render a view's heavy parts (worker thread)."""
-    brief_key = ("brief", text_key(view.brief), theme.__name__)
+    """Render a view's heavy parts (worker thread); without a theme, plain (see the module's text)."""
+    brief_key = ("brief", text_key(view.brief), theme_name(theme))
     brief = REMEMBERED.get(brief_key, lambda: render_brief(view.brief, theme))
     transcript = None
     if view.run is not None and view.turns:
-        transcript = REMEMBERED.get(("turns", view.run.key, hash(view.turns), theme.__name__),
+        transcript = REMEMBERED.get(("turns", view.run.key, hash(view.turns), theme_name(theme)),
                                     lambda: build_lines(view.run.key if view.run else "", view.turns, theme))
     return Rendered(view, brief, render_code(view.code, code_cap, theme, colour), render_output(view, output_cap),
-                    transcript)
+                    transcript, plain=theme is None)

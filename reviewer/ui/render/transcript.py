@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
-from textual.highlight import HighlightTheme
 
 from reviewer.model import ToolCall, Turn
 from reviewer.model.sanitize import cap_text, clean, one_line
 from reviewer.ui.render.language import language_for
 from reviewer.ui.render.lines import code_lines, plain_lines
+
+if TYPE_CHECKING:
+    from textual.highlight import HighlightTheme
 
 ROLE_STYLES = {
     "system": "$text-muted",
@@ -43,6 +45,8 @@ class TranscriptLines:
     turn_of_line: list[int] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
     hidden: bool = False
+    plain: bool = False
+    """Its code drawn without colours (the first screen's)."""
 
 
 def body(text: str, indent: str, style: str, out: TranscriptLines, index: int) -> None:
@@ -82,7 +86,7 @@ def arguments_of(raw: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def call_lines(call: ToolCall, out: TranscriptLines, index: int, theme: type[HighlightTheme]) -> None:
+def call_lines(call: ToolCall, out: TranscriptLines, index: int, theme: type[HighlightTheme] | None) -> None:
     """``⚙ write_file`` then each argument: short ones on a line, long text as a block; code (the
     text of a call that names a file) highlighted by that file's name."""
     out.lines.append(Content.assemble("    ", ("\u2699 ", "$text-secondary"), (one_line(call.name, 60), "bold $text-secondary")))
@@ -103,9 +107,11 @@ def call_lines(call: ToolCall, out: TranscriptLines, index: int, theme: type[Hig
             out.turn_of_line.append(index)
 
 
-def block(text: str, path: str, out: TranscriptLines, index: int, theme: type[HighlightTheme]) -> None:
-    """A long argument as indented lines, highlighted as code when ``path`` names its language."""
-    prepared = code_lines(text[: TURN_LINES * TURN_LINE], path, TURN_LINE, theme=theme) if path and language_for(path) \
+def block(text: str, path: str, out: TranscriptLines, index: int, theme: type[HighlightTheme] | None) -> None:
+    """A long argument as indented lines, highlighted as code when ``path`` names its language (and
+    there is a theme: None draws it plain)."""
+    coloured = theme is not None and bool(path) and language_for(path) is not None
+    prepared = code_lines(text[: TURN_LINES * TURN_LINE], path, TURN_LINE, theme=theme) if coloured \
         else plain_lines(text[: TURN_LINES * TURN_LINE], TURN_LINE)
     out.hidden = out.hidden or prepared.hidden
     bar = Content.styled("        \u2502 ", "$text-muted")
@@ -114,9 +120,10 @@ def block(text: str, path: str, out: TranscriptLines, index: int, theme: type[Hi
         out.turn_of_line.append(index)
 
 
-def build_lines(run_key: str, turns: tuple[Turn, ...], theme: type[HighlightTheme] = HighlightTheme) -> TranscriptLines:
-    """Every turn: a header, its text, its tool calls with their output."""
-    out = TranscriptLines(run_key)
+def build_lines(run_key: str, turns: tuple[Turn, ...], theme: type[HighlightTheme] | None) -> TranscriptLines:
+    """Every turn: a header, its text, its tool calls with their output (code coloured by ``theme``;
+    None: plain, for the first screen)."""
+    out = TranscriptLines(run_key, plain=theme is None)
     for turn in turns:
         start = len(out.lines)
         out.lines.append(turn_header(turn))

@@ -85,6 +85,7 @@ class CodePane(Pane):
         self.shown: Hashable = None
         """The key of the part on screen."""
         self.shown_coloured = False
+        self.shown_theme = ""
         self.note = ""
         """The shown attempt's note (wrapped in the banner: a header line would cut it)."""
 
@@ -110,12 +111,13 @@ class CodePane(Pane):
         self.show_part(part)
 
     def show_part(self, part: Part) -> None:
-        """Draw rendered lines; the same lines again change nothing, their colours keep the place."""
+        """Draw rendered lines; the same lines again change nothing, their colours (the first ones, or
+        another theme's) keep the place."""
         same = part.key == self.shown
-        if not same or (part.coloured and not self.shown_coloured):
+        if not same or part.theme != self.shown_theme or (part.coloured and not self.shown_coloured):
             if part.notice:
                 self.view.show_notice(part.notice, "$text-warning")
             else:
                 self.view.set_lines(part.prepared.lines, part.prepared.width, keep_scroll=same)
-            self.shown, self.shown_coloured = part.key, part.coloured
+            self.shown, self.shown_coloured, self.shown_theme = part.key, part.coloured, part.theme
         self.set_banner((self.note, *part.banner) if self.note else part.banner)

@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from reviewer.review.view import FailureView
-from reviewer.ui.render.panes import Part, Rendered
+from reviewer.ui.render.panes import Rendered
 from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.widgets.chrome import PANE_IDS, PanePicked
 from reviewer.ui.widgets.code import CodePane
@@ -137,9 +137,14 @@ class Workspace(Vertical):
         if view is not None and view.run is not None:
             self.grader.show_checks(view, symbols)
 
-    def coloured(self, code: Part) -> None:
-        """The shown file's syntax colours."""
-        self.code.show_part(code)
+    def coloured(self, rendered: Rendered, view: FailureView) -> None:
+        """The shown view's syntax colours; and, after a plain first screen, its brief's Markdown
+        and its transcript's code colours (one paint)."""
+        if rendered.brief is not None and self.brief.drawn is not None and self.brief.drawn.theme is None:
+            self.brief.show(rendered)
+        self.code.show_part(rendered.code)
+        if rendered.transcript is not None and self.transcript.built is not None and self.transcript.built.plain:
+            self.transcript.show(view, rendered.transcript)
 
     def evidence_needed(self, failure_id: str, known: Evidence | None) -> bool:
         """Whether a failure's evidence must be computed: not known, and not on the strip (which may
