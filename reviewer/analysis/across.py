@@ -12,7 +12,7 @@ labelled shares, for a screen to move through. Pure over the store; polls ``canc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from reviewer.analysis.demands import DemandKind
@@ -21,6 +21,7 @@ from reviewer.analysis.output import program_output
 from reviewer.analysis.scan import Cancel, poll
 from reviewer.model import Failure, Run
 from reviewer.model.check import Check, check_id
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.protocol import Store
 
@@ -31,7 +32,7 @@ MAX_ROWS = 500
 SHOWN = 80
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AcrossRow:
     """One run of the task on this check.
 
@@ -57,7 +58,7 @@ class AcrossRow:
     current: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Across:
     """The check across models.
 
@@ -169,7 +170,7 @@ def across(store: Store, run: Run, failure: Failure, ev: Evidence | None = None,
     return Across(run.task, failure.grader, failure.check.key, keys, tuple(rows), failing, len(present), tuple(notations))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Matrix:
     """Pass / fail of every check of a task, per run.
 

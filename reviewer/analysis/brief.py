@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from reviewer.analysis.notation import words
+from reviewer.model.records import record
 
 MAX_BRIEF = 400_000
 
@@ -48,7 +48,7 @@ OUTPUT_END = re.compile(r"^\s{0,8}(?:#{1,6}\s|(?:\*\*)?input\b|use only\b|the pr
 CASE_WORDS = re.compile(r"\b(?:lower[- ]?case|upper[- ]?case|capital letters|capitals|small letters)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Where:
     """Where (and how) the brief states something.
 

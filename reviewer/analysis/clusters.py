@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 
 from reviewer.analysis.bars import bar
 from reviewer.analysis.facts import Facts, FailureFact
 from reviewer.analysis.pairs import message_lines
 from reviewer.model.label import Verdict
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.labeller import Labeller, UnknownFailure
 
@@ -72,7 +72,7 @@ def message_signature(message: str) -> str:
     return normalise(key_line(message))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cluster:
     """Failures of one task that share a check, or a normalised message.
 
@@ -147,7 +147,7 @@ def clusters_of(clusters: tuple[Cluster, ...], failure_id: str) -> tuple[Cluster
     return tuple(c for c in clusters if failure_id in c.failure_ids)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClusterPlan:
     """What labelling a set of failures with one verdict would change, for the confirmation.
 

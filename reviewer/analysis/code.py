@@ -9,14 +9,15 @@ is a plain substring scan, bounded per file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from reviewer.model.records import record
 
 MAX_FILE = 500_000
 MAX_HITS = 200
 QUOTES = "\"'`"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CodeFile:
     """One file of the graded attempt: its path and text."""
 

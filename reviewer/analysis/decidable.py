@@ -11,10 +11,9 @@ decidable. Pure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reviewer.analysis.evidence import Evidence
 from reviewer.analysis.proposals import propose, repair_of
+from reviewer.model.records import record
 from reviewer.model.repair import Repair, RepairKind, describe_repair, format_repair
 from reviewer.model.sanitize import one_line
 
@@ -22,7 +21,7 @@ MARK = "\u27f2"
 """The mark of a failure decidable by re-scoring."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Decidable:
     """The repairs that would settle a failure, in the order :func:`propose` ranks them."""
 

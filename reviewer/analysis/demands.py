@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 
 from reviewer.analysis.brief import Stated
 from reviewer.analysis.notation import canon, has_digit, strip_quotes
 from reviewer.analysis.pairs import Pair, listed_values, message_lines
 from reviewer.analysis.scan import Cancel, poll
+from reviewer.model.records import record
 
 
 class DemandKind(str, enum.Enum):
@@ -31,7 +31,7 @@ class DemandKind(str, enum.Enum):
     SEPARATOR = "separator"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Demand:
     """One thing the check demanded, and whether the brief states it.
 
@@ -140,7 +140,7 @@ def base(path: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[-1]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Context:
     """What the reader needs to know about the run to tell the check's files from the model's.
 

@@ -13,7 +13,7 @@ it never sets a label. :mod:`reviewer.analysis.report` turns it into the lines t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,7 @@ from reviewer.analysis.scan import Cancel, poll
 from reviewer.analysis.source import case_expected, check_function, source_demands
 from reviewer.analysis.tables import TABLE_VALUES, bound_literals
 from reviewer.model import Failure, Run
+from reviewer.model.records import record
 from reviewer.store.protocol import Store
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ KIND_ORDER = {k: i for i, k in enumerate(DemandKind)}
 MAX_CODE_FILES = 20
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     """A grader source file's path (for display and language) and its text."""
 
@@ -52,7 +53,7 @@ class Source:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hint:
     """A sentence for the reviewer beyond the demands and near misses.
 
@@ -68,7 +69,7 @@ class Hint:
     towards: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Evidence:
     """Everything the evidence strip shows for one failure.
 

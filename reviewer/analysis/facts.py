@@ -20,11 +20,12 @@ run's passing checks, for pass rates (it parses every grader output, so it is as
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import CheckStatus
 from reviewer.model.label import Label, Verdict
+from reviewer.model.records import record
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.final import final_verdicts
 from reviewer.store.labels import read_all_labels
@@ -33,7 +34,7 @@ from reviewer.store.protocol import Store
 FailureKey = tuple[str, str, str]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FailureFact:
     """One failure as statistics see it.
 
@@ -66,7 +67,7 @@ class FailureFact:
         return f"{self.key[0]}/{self.key[1]}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReviewerProgress:
     """How far one reviewer got: decided and deferred labels on current failures, and stale ones."""
 
@@ -76,7 +77,7 @@ class ReviewerProgress:
     stale: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RunChecks:
     """One run's checks for pass rates: how many ran (passed or failed; skipped ones left out)."""
 
@@ -92,7 +93,7 @@ class RunChecks:
         return self.passed + self.failing
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Facts:
     """Everything statistics, scores and clusters need, gathered once.
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from reviewer.model.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Found:
     """One thing the grader's source demands.
 

@@ -16,11 +16,11 @@ on it, ``.split(",")`` on it). All scans are bounded per line and per file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from reviewer.analysis.nearmiss import NearMiss
 from reviewer.analysis.notation import is_number, key_form, strip_quotes
 from reviewer.analysis.output import Printed
+from reviewer.model.records import record
 
 SPLIT = re.compile(r"""\.(?:r?split|Split|SplitN)\(\s{0,8}(?:[^,()\n]{0,80},\s{0,8})?(?P<sep>"[^"\n]{0,8}"|'[^'\n]{0,8}'|\)|None)""")
 GO_FIELDS = re.compile(r"strings\.Fields\(")
@@ -30,7 +30,7 @@ MAX_LINES = 20_000
 NAMES = {" ": "whitespace", ",": "','", ";": "';'", "->": "'->'", "-": "'-'", "|": "'|'", "/": "'/'"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class KeyUse:
     """How a grader's source uses the value under a key.
 

@@ -11,7 +11,6 @@ is a hint for the reviewer, never a verdict.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from reviewer.analysis.notation import (
     QUOTES,
@@ -25,6 +24,7 @@ from reviewer.analysis.notation import (
 )
 from reviewer.analysis.pairs import Pair, pairs_from_message
 from reviewer.analysis.scan import quoted_values
+from reviewer.model.records import record
 
 MAX_TOKENS = 200
 MAX_PROSE = 20_000
@@ -33,7 +33,7 @@ PROSE_PUNCT = ".,!?:;()[]\"'`*_"
 SKELETON = re.compile(r"[A-Za-z0-9_.+\u00c0-\uffff]+")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NearMiss:
     """An expected and an actual value equal but for notation.
 

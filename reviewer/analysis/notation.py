@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+
+from reviewer.model.records import record
 
 TRUE_WORDS = frozenset({"yes", "true", "1", "on"})
 FALSE_WORDS = frozenset({"no", "false", "0", "off"})
@@ -80,7 +81,7 @@ def singular(word: str) -> str:
     return word
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Token:
     """One scalar after normalisation: kind (bool, null, num, str) and its value."""
 
@@ -88,7 +89,7 @@ class Token:
     value: object
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Canon:
     """A normalised value: an ordered key=value set, or a sequence of scalar tokens.
 

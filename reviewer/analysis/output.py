@@ -11,11 +11,11 @@ in the text; never runs anything.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from reviewer.analysis.notation import strip_quotes
 from reviewer.analysis.pairs import message_lines
 from reviewer.analysis.scan import Cancel, poll
+from reviewer.model.records import record
 
 STDOUT = re.compile(r"^\s*stdout:\s?(?P<v>.*)$")
 STDERR = re.compile(r"^\s*stderr:\s?(?P<v>.*)$")
@@ -35,7 +35,7 @@ NOT_CRASHES = ("AssertionError", "pytest", "Failed")
 MAX_OUTPUT = 200_000
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Printed:
     """One ``key=value`` the program printed.
 
@@ -51,7 +51,7 @@ class Printed:
     joined: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProgramOutput:
     """What the failure text shows of the program's output.
 
@@ -174,7 +174,7 @@ def program_output(message: str, cancel: Cancel | None = None) -> ProgramOutput:
     return ProgramOutput("\n".join(stdout) if stdout else None, "\n".join(stderr), tuple(read))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Crash:
     """The program stopped early.
 

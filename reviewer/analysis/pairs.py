@@ -18,7 +18,7 @@ line) holds a literal only on the left.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from reviewer.analysis.scan import (
     Cancel,
@@ -32,6 +32,7 @@ from reviewer.analysis.scan import (
     quoted_values,
     tokens,
 )
+from reviewer.model.records import record
 from reviewer.model.sanitize import strip_sgr
 
 MAX_LINE = 4_000
@@ -56,7 +57,7 @@ UNIFIED_LINE = re.compile(r"^(?P<sign>[-+])(?![-+]{2} )(?P<v>\S.*)$")
 DIFF_LINE = re.compile(r"^E\s{2,}(?P<sign>[-+]) (?P<v>.*)$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pair:
     """An expected value and what the program gave instead.
 

@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from dataclasses import dataclass
 from typing import Any
 
 from reviewer.analysis.facts import Facts, FailureFact, FailureKey, RunChecks
 from reviewer.analysis.intervals import wilson
 from reviewer.model.label import Verdict
+from reviewer.model.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Proportion:
     """``hits`` of ``n`` with the estimate and its Wilson 95% interval (None when ``n`` is 0)."""
 
@@ -52,7 +52,7 @@ class Proportion:
         return wilson(self.hits, self.n)[1] if self.n else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PassRate:
     """Pass rates of one group of runs (a model, a task, a model on a task, or all).
 
@@ -104,7 +104,7 @@ class PassRate:
         return Proportion(self.passed + self.specification + self.repaired, self.checks)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Place:
     """One model's place as graded and as corrected (1 = best)."""
 
@@ -118,7 +118,7 @@ class Place:
         return self.graded - self.corrected
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PassRates:
     """Every pass rate of a folder, and the ranking of models."""
 

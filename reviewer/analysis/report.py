@@ -8,13 +8,13 @@ specification. Nothing here sets a label.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from reviewer.analysis.brief import Stated
 from reviewer.analysis.demands import Demand, DemandKind
 from reviewer.analysis.evidence import Evidence
 from reviewer.analysis.nearmiss import NearMiss
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 
 VALUE_CAP = 60
@@ -30,7 +30,7 @@ def one_line(text: str, cap: int) -> str:
     return flat if len(flat) <= cap else flat[: cap - 1] + "\u2026"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReportItem:
     """One line of the evidence strip.
 
@@ -50,7 +50,7 @@ class ReportItem:
     mark: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EvidenceReport:
     """The strip's title and lines for one failure.
 

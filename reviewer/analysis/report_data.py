@@ -17,7 +17,6 @@ and model is shown; without it (or without any record) no re-scored figure appea
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.analysis.evidence import evidence_for
@@ -27,6 +26,7 @@ from reviewer.analysis.rescored import Rescored
 from reviewer.analysis.score import Prediction, Score, score_predictions
 from reviewer.analysis.stats import Scope, Stats, compute_stats
 from reviewer.model.label import Verdict
+from reviewer.model.records import record
 from reviewer.store.agreement import (
     Disagreement,
     PairAgreement,
@@ -40,7 +40,7 @@ MAX_DEMANDS = 4
 UNTAGGED = "(no tag)"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TagShare:
     """How many labelled failures carry a tag, by verdict."""
 
@@ -49,7 +49,7 @@ class TagShare:
     capability: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpecFailure:
     """One failure labelled specification, as the report lists it.
 
@@ -71,7 +71,7 @@ class SpecFailure:
     rescore: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PairKappa:
     """One pair of reviewers' agreement with the kappa interval (None when undefined)."""
 
@@ -80,7 +80,7 @@ class PairKappa:
     high: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AgreementData:
     """Reviewer agreement: every pair, and the failures where decided verdicts differ."""
 
@@ -89,7 +89,7 @@ class AgreementData:
     disagreements: tuple[Disagreement, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scorecard:
     """A predictor's score against the labels (``name``: its predictions file)."""
 
@@ -97,7 +97,7 @@ class Scorecard:
     score: Score
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReportData:
     """Everything the report shows.
 

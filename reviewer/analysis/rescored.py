@@ -14,16 +14,15 @@ is None and no re-scored figure is shown anywhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reviewer.analysis.facts import FailureKey
 from reviewer.model.check import split_failure_id
+from reviewer.model.records import record
 from reviewer.rescore.record import FAILING, Entry, read_entries
 from reviewer.rescore.tally import Tally, tally
 from reviewer.store.protocol import Store
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rescored:
     """The re-scores of a folder.
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
+
+from reviewer.model.records import record
 
 Cancel = Callable[[], bool]
 """A cancel check: returns True when the caller wants the work stopped."""
@@ -174,7 +175,7 @@ def is_quoted(text: str) -> bool:
     return quote_end(t, 0, set()) == len(t) - 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Assertion:
     """``assert left op right[, message]`` as written (pytest's rewriting or a source line)."""
 

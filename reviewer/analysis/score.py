@@ -14,13 +14,13 @@ is None (``null`` in JSON).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reviewer.analysis.facts import Facts, FailureKey
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
 
@@ -31,7 +31,7 @@ class BadPredictions(Exception):
     """The predictions file cannot be read or is not valid; the message is one line."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Prediction:
     """A predictor's call on one failure."""
 
@@ -104,7 +104,7 @@ def read_predictions(path: Path) -> list[Prediction]:
         raise BadPredictions(f"{path}: {exc}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Score:
     """Precision, recall and F1 of a predictor and of the flag-everything baseline.
 

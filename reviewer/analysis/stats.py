@@ -20,7 +20,6 @@ Definitions (documented for ``reviewer stats --json``):
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 from typing import Any
 
 from reviewer.analysis.bars import bar_rows, interval_line, percent, split_bar
@@ -34,10 +33,11 @@ from reviewer.analysis.passrates import (
     rate_json,
 )
 from reviewer.model.label import Verdict
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Group:
     """Counts for one task or one model."""
 
@@ -63,7 +63,7 @@ class Group:
         return self.labelled / self.failures if self.failures else 1.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rate:
     """An estimated proportion with its Wilson 95% interval.
 
@@ -80,7 +80,7 @@ class Rate:
     high: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scope:
     """Whose verdicts the figures use.
 
@@ -111,7 +111,7 @@ class Scope:
         return {"verdicts": "final" if self.reviewer is None else "reviewer", "reviewer": self.reviewer, "blind": self.blind}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stats:
     """All statistics of a folder; ``pass_rates`` when the facts counted passing checks."""
 

@@ -6,13 +6,13 @@ import csv
 import io
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import tomli_w
 
 from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
+from reviewer.model.records import record
 from reviewer.store.index_files import file_key, paused_gc
 from reviewer.store.labelfile import LABEL_FILE_CAP
 from reviewer.store.labeljournal import journal_path
@@ -28,7 +28,7 @@ FIELDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Record:
     """One exported label with the run facts beside it."""
 

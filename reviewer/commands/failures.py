@@ -11,12 +11,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
 from reviewer.model import Failure, Run
 from reviewer.model.label import Label
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.labeller import Labeller
 
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     return {"failures": cmd_failures}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     """One failure as ``failures`` lists it."""
 

@@ -14,11 +14,11 @@ import io
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from reviewer.analysis.passrates import PassRate, Proportion
 from reviewer.analysis.score import Score
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 
 INSTALL = "pip install 'reviewer[report]'"
@@ -49,7 +49,7 @@ def require() -> None:
         raise PlotsMissing(f"the report draws its plots with matplotlib, which is not installed: {INSTALL}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Palette:
     """Colours of the report, from the reviewer-cvd theme (Okabe-Ito)."""
 

@@ -17,12 +17,13 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
+from reviewer.model.records import record
 from reviewer.model.repair import (
     BadRepair,
     Repair,
@@ -47,7 +48,7 @@ REPAIR_HELP = "a repair, repeatable, applied in order: " + "; ".join(usage(k) fo
     ". In ARGS write \\: for a colon, \\s for a space, \\\\ for a backslash."
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Job:
     """One grading to re-score: its failures and the repairs to try."""
 

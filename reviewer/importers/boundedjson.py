@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from reviewer.importers.spec import NotFormat
+from reviewer.model.records import record
 
 WINDOW = 256 << 10
 MAX_REDUCE = 64
@@ -37,7 +38,7 @@ SPACE = re.compile(rb"[ \t\r\n]*")
 NOT_STRUCTURE = bytes(set(range(256)) - set(b"[]{},"))
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Caps:
     """What one document may cost.
 

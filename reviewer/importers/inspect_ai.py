@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +47,7 @@ from reviewer.importers.spec import (
     outcome_of,
 )
 from reviewer.importers.tomlsafe import json_text
+from reviewer.model.records import record
 
 REF = re.compile(r"^(attachment|tc)://(?P<key>[A-Za-z0-9_-]{1,200})$")
 MAPPED = frozenset({"id", "epoch", "input", "messages", "events", "attachments", "message_pool", "scores", "output", "metadata", "target", "error", "sandbox"})
@@ -178,7 +178,7 @@ def attempt_of(sample: dict[str, Any], messages: list[Any]) -> AttemptSpec:
     return AttemptSpec(files, note)
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class LogInfo:
     """What a sample's run needs of its log (small, so it travels to worker processes)."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from reviewer.importers.evalzip import EvalZip
 from reviewer.importers.ids import as_text
 from reviewer.importers.sources import SOURCE_CAP, open_regular, parse_json, read_fd
 from reviewer.importers.spec import ImportFailed, NotFormat
+from reviewer.model.records import record
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 SAMPLE_ENTRY = re.compile(r"^samples/(?P<id>.+)_epoch_(?P<epoch>\d+)\.json$")
@@ -57,7 +58,7 @@ def sample_order(sample_id: object, epoch: object) -> tuple[Any, ...]:
     return (natural(as_text(sample_id)), n)
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class InspectLog:
     """A log's header and where its samples are.
 

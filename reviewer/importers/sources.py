@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from reviewer.importers.spec import ImportFailed, NotFormat
+from reviewer.model.records import record
 from reviewer.store.safe_fs import describe_mode
 
 SOURCE_CAP = 512 << 20
@@ -205,7 +206,7 @@ def parse_json(data: bytes | bytearray, what: str) -> Any:
         raise NotFormat(f"{what} holds a value that cannot be read: {str(exc)[:100]}") from None
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class CodeFolder:
     """The files found in a code folder (relative path -> bytes) and what was skipped, and why."""
 

@@ -9,8 +9,10 @@ format. All text here is still untrusted; the writer only stores it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from reviewer.model.records import record
 
 
 class NotFormat(Exception):
@@ -36,7 +38,7 @@ class ImportFailed(Exception):
     """An import that cannot go on (unreadable source, refused target); the message says why."""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class CheckSpec:
     """A check the log itself decided (recorded as ``[[grader.check]]``)."""
 
@@ -47,7 +49,7 @@ class CheckSpec:
     location: str = ""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class GraderSpec:
     """One grading: raw output to store, and recorded checks (None: let the parsers derive them)."""
 
@@ -64,7 +66,7 @@ class GraderSpec:
     """``[grader.rerun]`` without ``files`` (the written ``source`` files are its files), or None."""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class ToolCallSpec:
     """A tool the model called, with what came back."""
 
@@ -73,7 +75,7 @@ class ToolCallSpec:
     output: str = ""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class TurnSpec:
     """One transcript turn."""
 
@@ -84,7 +86,7 @@ class TurnSpec:
     tool_calls: list[ToolCallSpec] = field(default_factory=list)
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class AttemptSpec:
     """One attempt's files (path as the model used it -> bytes) and a note."""
 
@@ -92,7 +94,7 @@ class AttemptSpec:
     note: str = ""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class RunSpec:
     """One run to write.
 
@@ -121,7 +123,7 @@ class RunSpec:
 UnitFunc = Callable[[Any, Any], RunSpec]
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Job:
     """Runs still to be read: ``make(context, unit)`` gives the run of one unit.
 
@@ -143,7 +145,7 @@ class Job:
             yield self.make(self.context, unit)
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class ImportedSession:
     """A whole session as one import produced it.
 

@@ -15,7 +15,7 @@ copied, and the import says so.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from reviewer.importers.sources import (
     read_inside,
 )
 from reviewer.importers.spec import CheckSpec, GraderSpec, ImportFailed, NotFormat
+from reviewer.model.records import record
 
 GRADED = ("FAIL_TO_PASS", "PASS_TO_PASS")
 UNGRADED = ("FAIL_TO_FAIL", "PASS_TO_FAIL")
@@ -38,7 +39,7 @@ WHY = {
 }
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Evaluation:
     """What SWE-bench said about one instance (``warnings``: files of the folder that were refused)."""
 

@@ -21,12 +21,13 @@ import posixpath
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import TracebackType
 from typing import Any
 
 from reviewer.importers.layout import Files, run_files
 from reviewer.importers.spec import ImportFailed, Job, RunSpec, UnitFunc
+from reviewer.model.records import record
 
 WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -36,7 +37,7 @@ THREADS = 4
 IN_FLIGHT = 64
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Made:
     """What the writer keeps of one written run (everything else is on disk)."""
 

@@ -24,7 +24,7 @@ import secrets
 import shutil
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from reviewer.importers.treewrite import (
     write_job,
     write_run,
 )
+from reviewer.model.records import record
 from reviewer.store.atomic import folder_lock, fsync_dir
 from reviewer.store.loader import RESERVED_DIRS
 from reviewer.store.nofollow import LinkOnPath, check_dir, ensure_dir
@@ -54,7 +55,7 @@ PREFIX = ".reviewer-import-"
 OURS = frozenset({"session.toml", "runs", RECORD, LABELS})
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class WriteResult:
     """What an import wrote.
 

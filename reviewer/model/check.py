@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from reviewer.model.records import record
 
 
 class CheckStatus(str, enum.Enum):
@@ -23,7 +24,7 @@ class CheckStatus(str, enum.Enum):
 FAILING_STATUSES = frozenset({CheckStatus.FAIL, CheckStatus.ERROR})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Check:
     """One check of a grader.
 

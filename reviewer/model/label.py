@@ -6,9 +6,9 @@ import enum
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
 
 from reviewer.model.check import failure_id
+from reviewer.model.records import record
 
 LABELS_FORMAT = 1
 
@@ -58,7 +58,7 @@ class OnFailure:
         return failure_id(self.session, self.run, self.check)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Label(OnFailure):
     """One reviewer's decision on one failure.
 
@@ -89,7 +89,7 @@ class Label(OnFailure):
     settled: tuple[tuple[str, Verdict], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Note(OnFailure):
     """A note (and tags) on a failure the reviewer has not labelled: no verdict, counts as unlabelled.
 

@@ -10,7 +10,8 @@ be. The evidence proposes repairs (:mod:`reviewer.analysis.proposals`); the re-s
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from reviewer.model.records import record
 
 
 class RepairKind(str, enum.Enum):
@@ -30,7 +31,7 @@ class RepairKind(str, enum.Enum):
     """args ``(folder,)``: the files the program saved under ``folder`` are graded where the brief said."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Repair:
     """One repair.
 

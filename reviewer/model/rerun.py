@@ -9,7 +9,9 @@ in ``files`` and ``setup`` are relative to the sessions root (the manifest resol
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from reviewer.model.records import record
 
 RUNTIME_NAMES = ("python", "go")
 """Runtimes a re-run can ask for; "" asks for none beyond the system's tools."""
@@ -20,7 +22,7 @@ DEFAULT_TIME_LIMIT = 120.0
 MAX_TIME_LIMIT = 3600.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Runtime:
     """A runtime requirement: ``python>=3.11`` is ``Runtime("python", ">=", (3, 11))``."""
 
@@ -62,7 +64,7 @@ def version_tuple(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in m.group(1).split(".")) if m else ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rerun:
     """What re-running one grader needs.
 

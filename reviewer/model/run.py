@@ -6,10 +6,11 @@ store resolves and reads them. Nothing here touches the disk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable
 
 from reviewer.model.check import Check, check_id, failure_id
+from reviewer.model.records import record
 from reviewer.model.rerun import Rerun
 
 ACCESS_KINDS = ("vendor-api", "gateway", "local", "unknown")
@@ -17,7 +18,7 @@ OUTCOMES = ("pass", "fail", "error", "unknown")
 ROLES = ("system", "user", "assistant", "tool", "harness")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LoadError:
     """Something in the folder that could not be loaded.
 
@@ -31,7 +32,7 @@ class LoadError:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Session:
     """One harness invocation."""
 
@@ -44,7 +45,7 @@ class Session:
     manifest: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttemptFile:
     """One file of an attempt, as the model saved it.
 
@@ -59,7 +60,7 @@ class AttemptFile:
     outside_expected: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Attempt:
     """One attempt: the files as they stood when the model stopped that time."""
 
@@ -68,7 +69,7 @@ class Attempt:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GraderRecord:
     """One run of a grader over one attempt.
 
@@ -97,7 +98,7 @@ class GraderRecord:
     rerun: Rerun | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ToolCall:
     """A tool the model called in a turn, with what came back."""
 
@@ -106,7 +107,7 @@ class ToolCall:
     output: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Turn:
     """One turn of the retry transcript.
 
@@ -127,7 +128,7 @@ class Turn:
     tool_calls: tuple[ToolCall, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class Run:
     """One model on one task within a session, as its manifest describes it.
 
@@ -277,7 +278,7 @@ for _name in LAZY_FIELDS:
     setattr(LazyRun, _name, lazy_field(_name))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Failure:
     """One failing check of one run: the unit a reviewer labels.
 

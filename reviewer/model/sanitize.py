@@ -10,7 +10,8 @@ may be kept (``keep_sgr``) for the UI to turn into styles; nothing else survives
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from reviewer.model.records import record
 
 BIDI_NAMES = {
     "\u202a": "LRE",
@@ -63,7 +64,7 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 SEPARATORS = re.compile("[\u2028\u2029]")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cleaned:
     """Sanitised text and what was found in it.
 
@@ -128,7 +129,7 @@ def strip_sgr(text: str) -> str:
     return SGR.sub("", text)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Capped:
     """Text cut down for rendering, with what was cut."""
 

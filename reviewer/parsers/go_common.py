@@ -18,9 +18,10 @@ a parser reads its input, and turns them into checks at the end (:meth:`GoRun.ch
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewer.model.check import Check, CheckStatus
+from reviewer.model.records import record
 from reviewer.parsers.text import find_location, key_part, tail
 
 FRAMING = ("=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- FAIL:", "--- PASS:", "--- SKIP:")
@@ -107,7 +108,7 @@ def _package_text(p: GoPackage) -> str:
     return "\n".join(x for x in lines if package_fail_kind(x) is None and x not in ("FAIL", "PASS")).strip("\n")
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class GoTest:
     """One test (or subtest) of one package, as far as it was seen."""
 
@@ -118,7 +119,7 @@ class GoTest:
     chunks: list[str] = field(default_factory=list)
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class GoPackage:
     """What was seen of one package: its own output, whether it failed, why."""
 

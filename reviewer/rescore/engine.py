@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import UTC, datetime
 
 from reviewer.model import Failure, GraderRecord, Run
 from reviewer.model.check import Check
+from reviewer.model.records import record
 from reviewer.model.repair import Repair, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
 from reviewer.parsers import parse_output
@@ -48,7 +49,7 @@ class NotRerunnable(Exception):
     or a repair that does not apply. Nothing was run."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """How to re-score: the Python to use, and limits overriding the sandbox's defaults
     (``wall_seconds`` None: the grader's ``time_limit``)."""
@@ -58,7 +59,7 @@ class Options:
     wall_seconds: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckResult:
     """One check of the grader: recorded, control run (``before``), repaired run (``after``).
 
@@ -73,7 +74,7 @@ class CheckResult:
     message: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rescore:
     """The re-score of one failure (frozen: safe to hand from a worker to the screen)."""
 
@@ -206,7 +207,7 @@ def verdict_word(status: str) -> str:
     return "pass" if status == "pass" else "fail"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Comparison:
     """One grading run twice in the sandbox (control and repaired), every check compared."""
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ import tomli_w
 
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import reviewer_file_stem
+from reviewer.model.records import record
 from reviewer.model.repair import format_repair
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.labels import fallback_root, writable
@@ -45,7 +45,7 @@ class RecordUnsafe(Exception):
     """The record file exists but cannot be read: it is not written over."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entry:
     """One ``[[rescore]]`` as read back: one grading re-run with one set of repairs."""
 

@@ -16,8 +16,8 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 
+from reviewer.model.records import record
 from reviewer.model.rerun import Runtime, version_tuple
 from reviewer.rescore.sandbox import INSIDE, Bind
 
@@ -29,7 +29,7 @@ class RuntimeMissing(Exception):
     """The runtime a grader needs is not here, or too old."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Found:
     """One runtime found: its version, the folders to show, what goes on PATH and in the environment."""
 

@@ -27,8 +27,9 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+from reviewer.model.records import record
 
 INSIDE = "/sandbox"
 IN = f"{INSIDE}/in"
@@ -53,7 +54,7 @@ class Cancelled(Exception):
     """The caller cancelled; the sandbox was killed."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Limits:
     """What one sandboxed command may use.
 
@@ -82,7 +83,7 @@ class Limits:
                 "open_files": self.open_files}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Bind:
     """A host folder shown read-only inside the sandbox at ``inside``."""
 
@@ -90,7 +91,7 @@ class Bind:
     inside: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tool:
     """The sandbox programs found on this machine."""
 
@@ -102,7 +103,7 @@ class Tool:
     setpriv: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """What one sandboxed command did.
 

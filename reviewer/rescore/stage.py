@@ -23,10 +23,10 @@ import fnmatch
 import json
 import posixpath
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.model import GraderRecord, Run
+from reviewer.model.records import record
 from reviewer.model.repair import STDOUT_KINDS, Repair, RepairKind
 from reviewer.model.rerun import Rerun
 from reviewer.rescore import transform
@@ -44,7 +44,7 @@ class Refused(StagingError):
     """A repair that cannot apply to this grader (nothing for it to re-express, no such folder)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Staged:
     """What laying out did.
 

@@ -10,15 +10,15 @@ counted. ``reviewer stats`` prints the table and adds it to ``--json``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.rescore.record import Entry, read_entries
 from reviewer.store.protocol import Store
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tally:
     """One task and model: gradings re-scored, their checks (every check any run of them had),
     passing as recorded, passing with the repairs, repaired (failing as recorded and in the

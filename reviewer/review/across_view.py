@@ -13,11 +13,12 @@ No Textual; every recorded string leaves here sanitised and on one line.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from reviewer.analysis.across import Across, Matrix, find_check, task_matrix, tasks
 from reviewer.analysis.pairs import body
 from reviewer.analysis.scan import Cancel, poll
+from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.selection import Target
@@ -49,7 +50,7 @@ def mark_of(verdict: str, symbols: Mapping[str, str] | None = None) -> str:
 # ---- the check across models -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AcrossFound:
     """What the worker read for the across view.
 
@@ -64,7 +65,7 @@ class AcrossFound:
     messages: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AcrossLine:
     """One run's row as the view shows it.
 
@@ -139,7 +140,7 @@ def across_heading(found: AcrossFound) -> str:
 # ---- the task x model matrix -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Grid:
     """Every task's matrix, for the matrix screen (read in a worker).
 
@@ -154,7 +155,7 @@ class Grid:
     matrices: Mapping[str, Matrix] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cell:
     """One cell: what it shows and where enter goes (``failing``: the check fails there).
 
@@ -172,7 +173,7 @@ class Cell:
     failing: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GridRow:
     """A row: its title (a task, or a check id), its cells in column order, and its share."""
 

@@ -4,10 +4,10 @@ at a time, and each batch is taken here)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Mapping
 
 from reviewer.model import LoadError, Run
+from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.review.listing import RunList
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
@@ -18,7 +18,7 @@ from reviewer.store.protocol import Store
 from reviewer.store.sessions import Changes
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scan:
     """What the first scan found (read in a worker)."""
 

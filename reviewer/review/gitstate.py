@@ -9,10 +9,11 @@ runs it and leaves git off.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from reviewer.store.gitrepo import RepoInfo, RunCommit
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class GitState:
     """What the session knows about the sessions folder's repository.
 

@@ -8,10 +8,10 @@ ignores an answer to an older request.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from reviewer.model import Run
+from reviewer.model.records import record
 from reviewer.review.rows import Keep, Rows, RunFilter, build_rows, group_keys, haystack, search_words
 from reviewer.review.selection import Selection
 
@@ -19,7 +19,7 @@ SYNC_ROWS = 5_000
 """Lists up to this many runs are rebuilt at once; bigger ones in a worker."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ListRequest:
     """Everything a rebuild needs, as a snapshot a worker may use."""
 
@@ -112,7 +112,7 @@ class RunList:
         return " ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tally:
     """Totals over the listed runs, computed once per change of list, counts or labels.
 

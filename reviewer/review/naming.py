@@ -5,13 +5,12 @@ git user, its config.toml) is the server's, not the person's in the browser."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.identity import Identity, NameQuestion, Source, tab_name
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NamePrompt:
     """The question to put before the first label.
 

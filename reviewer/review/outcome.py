@@ -10,8 +10,8 @@ words the app maps to its theme: ``bold``, ``italic``, ``muted``, ``accent``, ``
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
+from reviewer.model.records import record
 from reviewer.review.selection import Move
 
 Part = tuple[str, str]
@@ -19,7 +19,7 @@ Part = tuple[str, str]
 SEPARATOR: Part = ("  \u00b7  ", "")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Notice:
     """Something to tell the reviewer."""
 
@@ -48,7 +48,7 @@ class Work(str, enum.Enum):
     COMMIT = "commit this reviewer's label files"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """The answer of an action.
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from reviewer.model import Failure, Run
+from reviewer.model.records import record
 from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
@@ -45,7 +46,7 @@ Row = tuple[str, str, str, str]
 FAILING = ("fail", "error")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Plan:
     """What a confirmed re-score will run (shown in the confirmation, then run as is)."""
 
@@ -83,7 +84,7 @@ class Plan:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Refusal:
     """Why this failure cannot be re-scored here; nothing was run."""
 
@@ -91,7 +92,7 @@ class Refusal:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shown:
     """A re-score of one failure as the Grader pane and the note show it (fresh or from the record)."""
 
@@ -137,7 +138,7 @@ class Shown:
         return flipped, failing, broken
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finished:
     """A re-score ended: ``shown`` when it ran, else ``error`` (or ``cancelled``)."""
 
@@ -149,7 +150,7 @@ class Finished:
     """Why the record could not be saved ("" when it was)."""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Running:
     """The one re-score going on."""
 

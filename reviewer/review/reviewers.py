@@ -8,13 +8,14 @@ the disagreements walk shows every verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from reviewer.model.label import Label
+from reviewer.model.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReviewersSnapshot:
     """Every reviewer's labels as read from the folder.
 
@@ -48,7 +49,7 @@ def read_snapshot(root: Path, sessions: list[str]) -> ReviewersSnapshot:
                              tuple(d.failure_id for d in found), label_set.errors)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Others:
     """What the screen may show of other reviewers on one failure.
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import enum
 from array import array
-from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, NamedTuple
 
 from reviewer.model import Run
+from reviewer.model.records import record
 
 
 class RunFilter(str, enum.Enum):
@@ -143,7 +143,7 @@ def build_rows(runs: list[Run], keep: Callable[[Run], bool], folded: set[str] | 
     return rows, [all_keys[i] for i in kept]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Keep:
     """Which runs pass the filter and the search (a snapshot, safe to use in a worker).
 

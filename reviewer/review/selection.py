@@ -7,13 +7,14 @@ holds one; every move makes a new one with these rules. Nothing here touches the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Sequence
 
 from reviewer.model import Run, Turn, split_failure_id
+from reviewer.model.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Selection:
     """What the screen shows.
 
@@ -42,7 +43,7 @@ class Selection:
         return replace(self, turn=None) == replace(other, turn=None)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Target:
     """Where a move lands: a run and one of its failures ("" = the run itself)."""
 
@@ -50,14 +51,14 @@ class Target:
     failure_id: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NeedsCounting:
     """A move needs the failures of runs not counted yet; the first such run is named."""
 
     run_key: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class End:
     """A move found nowhere to go; ``message`` says why, for the status of the screen."""
 

@@ -7,11 +7,12 @@ returns a frozen :class:`FailureView`; the session adds what depends on labels
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Mapping
 
 from reviewer.model import Attempt, AttemptFile, Check, Failure, GraderRecord, Run, Turn, check_id
 from reviewer.model.label import Label
+from reviewer.model.records import record
 from reviewer.review.reviewers import NOBODY, Others
 from reviewer.review.selection import Selection, grader_of
 from reviewer.store.protocol import Store
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from reviewer.store.gitrepo import RunCommit
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CodeView:
     """The Code pane's attempt and file.
 
@@ -58,7 +59,7 @@ class CodeView:
         return [f.path for f in self.attempt.files].index(self.file.path) + 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Marks:
     """What the screen shows of labels for one run: the part a label change redraws.
 
@@ -76,7 +77,7 @@ class Marks:
     others: Others = NOBODY
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FailureView:
     """Everything the panes show for one selection.
 

@@ -8,9 +8,9 @@ decision, saved when the picker is closed with enter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.store.tags import TAG_CAP
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from reviewer.review.session import ReviewSession
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Added:
     """What adding a tag did.
 

@@ -8,9 +8,9 @@ list of failure ids (a cluster, the disagreements). The session holds one walk a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
+from reviewer.model.records import record
 from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target, run_key_of
 
 Lookup = Callable[[str], "tuple[str, ...] | None"]
@@ -19,7 +19,7 @@ Wanted = Callable[[str], bool]
 """Whether a failure is one to stop at (not labelled by this reviewer)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Place:
     """What a walk needs to know about the list: the run keys in list order and their failures."""
 

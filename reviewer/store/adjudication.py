@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewer.model.label import Label, Verdict
+from reviewer.model.records import record
 from reviewer.store.labelfile import LabelFile
 from reviewer.store.labeller import utc_now
 from reviewer.store.labels import ADJUDICATED_FILE, LabelStore, read_all_labels
@@ -44,7 +45,7 @@ class Unanimous(Exception):
         super().__init__(found.describe() + "; adjudication is for disagreements (override to record it anyway)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Consensus:
     """The reviewers' decided verdicts on one failure.
 

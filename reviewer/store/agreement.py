@@ -11,11 +11,11 @@ sessions (and in the per-user folder of a read-only folder) are merged.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
 from reviewer.model.label import Label, Verdict
+from reviewer.model.records import record
 from reviewer.store.final import FailureKey, read_adjudications
 from reviewer.store.labelread import FORGET
 from reviewer.store.labels import OtherFile, read_all_labels
@@ -23,7 +23,7 @@ from reviewer.store.labels import OtherFile, read_all_labels
 SPEC, CAP = Verdict.SPECIFICATION, Verdict.CAPABILITY
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PairAgreement:
     """Agreement of two reviewers over the failures both decided.
 
@@ -74,7 +74,7 @@ def agreement(ss: int, sc: int, cs: int, cc: int) -> tuple[float | None, float |
     return 100.0 * po, kappa
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LabelSet:
     """Every reviewer's labels of a folder, by failure, and files that could not be read.
 
@@ -88,7 +88,7 @@ class LabelSet:
     disagreeing: tuple[FailureKey, ...] | None = None
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Built:
     """A label set as last built for a folder, kept so the next read applies only what changed."""
 
@@ -198,7 +198,7 @@ def pairwise(labels: LabelSet) -> list[PairAgreement]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Disagreement:
     """A failure whose reviewers gave different verdicts.
 

@@ -23,12 +23,13 @@ import difflib
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import tomli_w
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.atomic import atomic_write
 from reviewer.store.nofollow import make_folder
@@ -66,7 +67,7 @@ def config_path() -> Path:
     return config_home() / "config.toml"
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Settings:
     """What the user chose in config.toml.
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from reviewer.model import Failure, Run
+from reviewer.model.records import record
 from reviewer.store.index_codec import hashed_refs
 from reviewer.store.index_files import Deps, dep_keys
 from reviewer.store.protocol import Store
@@ -34,7 +34,7 @@ def part(name: str, text: str) -> bytes:
     return f"{name}\x00{len(data)}\x00".encode() + data
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Context:
     """What the failures of one run share: the hash state after the brief, each grader's files."""
 

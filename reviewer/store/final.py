@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from reviewer.model.label import Label
+from reviewer.model.records import record
 from reviewer.store.adjudication import migrated
 from reviewer.store.labelread import read_labels_file
 from reviewer.store.labels import ADJUDICATED_FILE, label_dirs, read_all_labels
@@ -14,7 +15,7 @@ from reviewer.store.tomlfile import BadToml
 FailureKey = tuple[str, str, str]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finals:
     """Final labels per failure, and the failures left out because reviewers disagree."""
 

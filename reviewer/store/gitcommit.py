@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from reviewer.model.label import Verdict, reviewer_file_stem
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.gitrepo import GitError, open_repo, unquote_path
 from reviewer.store.labelfile import LabelFile, LabelsUnsafe, parse_labels
@@ -19,7 +19,7 @@ from reviewer.store.tomlfile import BadToml
 FINAL = "final"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommitResult:
     """What a commit did: the commit's message, hash and paths, or why nothing was committed.
 

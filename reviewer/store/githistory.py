@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import tomli
 import tomli_w
 
 from reviewer.model.label import Label, Verdict
+from reviewer.model.records import record
 from reviewer.store.gitrepo import GitSession, open_repo, unquote_path
 from reviewer.store.labelfile import label_from_table, parse_labels
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
@@ -40,7 +40,7 @@ HEADER = "[[label]]"
 HEADER_B = HEADER.encode()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HistoryEntry:
     """One change of a failure's label in one commit.
 
@@ -73,7 +73,7 @@ class HistoryEntry:
         return self.verdict is None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Target:
     """The failure whose history is read, with its table's identifying lines.
 
@@ -158,7 +158,7 @@ def hunk_change(old: list[tuple[str, bool]], new: list[tuple[str, bool]], starts
     return (label, label is not None)
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class FileDiff:
     """The hunks of one labels file in one commit, reduced to what happened to the target."""
 

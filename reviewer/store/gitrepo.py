@@ -23,10 +23,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from reviewer.model.records import record
 from reviewer.store.gitrun import (  # noqa: F401 - GitError, GitUnsafe, unquote_path... are used from here
     DUBIOUS,
     EXTRA_CONFIG,
@@ -46,7 +46,7 @@ __all__ = ["DUBIOUS", "EXTRA_CONFIG", "GitError", "GitReadOnly", "GitSession", "
 FILTER_KEY = re.compile(r"^filter\.(.+)\.(clean|smudge|process)$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RepoInfo:
     """The repository a sessions folder lives in.
 
@@ -76,7 +76,7 @@ class RepoInfo:
         return bool(self.warning)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RunCommit:
     """The commit that last touched a run folder, and whether the folder changed since.
 

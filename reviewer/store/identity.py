@@ -13,9 +13,9 @@ import enum
 import getpass
 import os
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.gitenv import safe_git_env
 
@@ -36,7 +36,7 @@ class Source(str, enum.Enum):
         return self in (Source.FLAG, Source.CONFIG, Source.TAB)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Identity:
     """A reviewer name and where it came from."""
 
@@ -99,7 +99,7 @@ def resolve_reviewer(explicit: str | None, configured: str | None = None) -> str
     return resolve_identity(explicit, configured).name
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NameQuestion:
     """The app should ask who is labelling before the first label.
 

@@ -9,11 +9,11 @@ one batch when the file is loaded.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from reviewer.model import Check, Run
+from reviewer.model.records import record
 from reviewer.model.run import LAZY_FIELDS, LazyRun
 from reviewer.store.index_codec import BadEntry, dumps, encode_body, encode_head, encode_keyed
 from reviewer.store.index_files import Deps, StatKey
@@ -24,7 +24,7 @@ CHUNK = 1 << 20
 """The cache file is read this many bytes at a time."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Failing:
     """A run's failing checks, in order, and the grader outputs they were parsed from."""
 
@@ -32,7 +32,7 @@ class Failing:
     checks: tuple[tuple[str, Check], ...]
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Evidence:
     """Evidence fingerprints of a run's failures and the files they were computed from."""
 
@@ -40,7 +40,7 @@ class Evidence:
     hashes: dict[str, str]
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Entry:
     """What the index knows about one run: its manifest key, the run, and two slots as text."""
 

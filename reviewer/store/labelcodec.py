@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import tomli
 import tomli_w
 
 from reviewer.model.label import LABELS_FORMAT, Label, Note, Verdict
+from reviewer.model.records import record
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes, precheck
 
 Key = tuple[str, str]
@@ -173,7 +174,7 @@ def labels_to_bytes(session: str, reviewer: str, labels: dict[Key, Label], notes
     return (head + body + tail).encode("utf-8")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Parsed:
     """What a labels file holds."""
 

@@ -11,11 +11,12 @@ Note-only entries (a note on a failure with no verdict) travel in the same file,
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from reviewer.model.label import Label, Note
+from reviewer.model.records import record
 from reviewer.store import labeljournal as jr
 from reviewer.store import labelown as own
 from reviewer.store import labelread
@@ -32,7 +33,7 @@ __all__ = ["LABEL_FILE_CAP", "Entry", "Key", "LabelFile", "LabelsUnsafe", "Parse
            "labels_to_bytes", "parse_labels"]  # labelcodec's names too: callers import them from here
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class LabelFile:
     """The labels of one reviewer in one session, as on disk plus pending changes.
 

@@ -36,11 +36,12 @@ import errno
 import json
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from reviewer.model.label import Label, Note, Verdict
+from reviewer.model.records import record
 from reviewer.store.atomic import fsync_dir
 from reviewer.store.labelcodec import (
     Entry,
@@ -78,7 +79,7 @@ def stamp(st: os.stat_result | None) -> Stamp | None:
     return None if st is None else (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Record:
     """One journal line: what ``key`` holds from ``at`` on.
 
@@ -91,7 +92,7 @@ class Record:
     at: str
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class JournalRead:
     """What was read from a journal: its header (when read from the start), lines, where reading stopped."""
 

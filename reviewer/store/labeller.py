@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Callable
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import Label, Note, Verdict
+from reviewer.model.records import record
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.labelfile import Entry
 from reviewer.store.labels import LabelStore
@@ -28,7 +29,7 @@ class UnknownFailure(LookupError):
     """A failure id that names no failure in the folder."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LabelState:
     """A failure's label for the current reviewer, and whether its evidence changed since."""
 

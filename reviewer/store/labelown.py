@@ -9,11 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from reviewer.model.label import Label, Note
+from reviewer.model.records import record
 from reviewer.store import labelread
 from reviewer.store.index_files import stat_key
 from reviewer.store.labelcodec import Entry, Key
@@ -34,7 +35,7 @@ def now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class TomlRead:
     """A labels TOML as read: its labels and note entries (dicts of our own), an error text, its stat key and size."""
 

@@ -14,11 +14,12 @@ import os
 import stat
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from reviewer.model.label import Label, Note
+from reviewer.model.records import record
 from reviewer.store import labeljournal as jr
 from reviewer.store.index_files import stat_key
 from reviewer.store.labelcodec import Key, Parsed, parse_labels
@@ -33,7 +34,7 @@ class OverBudget(ValueError):
     """A labels file is over the read budget; it was not read."""
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class FileRead:
     """A file as last read: the TOML's stat key and labels, the journal read so far, the combined view."""
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.model.label import Label, Note, reviewer_file_stem
+from reviewer.model.records import record
 from reviewer.store.index import RunIndex
 from reviewer.store.labelcodec import Key, Parsed
 from reviewer.store.labelfile import Entry, LabelFile
@@ -72,7 +72,7 @@ def redirect_reason(root: Path, session: str = "") -> str:
     return ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OtherFile:
     """A labels file of some reviewer, read only, or the reason it could not be read.
 

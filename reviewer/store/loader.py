@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from reviewer.model import LoadError, Run, Session
+from reviewer.model.records import record
 from reviewer.store.index import RunIndex
 from reviewer.store.index_files import StatKey, paused_gc, stat_key
 from reviewer.store.manifest import BadManifest, run_from_doc, session_from_doc
@@ -20,7 +21,7 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 RESERVED_DIRS = frozenset({"labels", "runs"})
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Corpus:
     """What a scan found: sessions, runs that loaded, and errors for everything else."""
 

@@ -12,8 +12,9 @@ import os
 import posixpath
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+from reviewer.model.records import record
 
 SIMPLE_REF = re.compile(r"^(?:[\w-]+(?:\.[\w-]+)*)(?:/[\w-]+(?:\.[\w-]+)*)*$")
 _SIMPLE_SEEN: set[str] = set()
@@ -101,7 +102,7 @@ def describe_mode(mode: int) -> str:
     return "not a regular file"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RawRead:
     """Bytes read from a file, and whether the cap cut them."""
 
@@ -193,7 +194,7 @@ def read_listed(path: str, cap: int) -> RawRead:
     return RawRead(data[:cap], max(st.st_size, len(data)), len(data) > cap, st)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TextBlob:
     """Text read for display.
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
+from reviewer.model.records import record
 from reviewer.store.index import RunIndex
 from reviewer.store.index_codec import output_refs
 from reviewer.store.index_files import Deps, dep_keys
@@ -18,7 +18,7 @@ from reviewer.store.safe_fs import TEXT_CAP, TextBlob, Unreadable, read_text
 from reviewer.store.tomlfile import BadToml
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GraderChecks:
     """The checks one grader yielded, and why none could be had when that happened."""
 
@@ -27,7 +27,7 @@ class GraderChecks:
     error: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Transcript:
     """A run's turns, or the reason they could not be read."""
 
@@ -75,7 +75,7 @@ def basis_of(deps: Deps | None) -> int:
     return hash(tuple(key for _, key in deps)) if deps is not None else -1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Changes:
     """What a refresh found: new runs, runs whose manifest or output changed, runs gone."""
 

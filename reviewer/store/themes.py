@@ -11,12 +11,13 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 import reviewer
+from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.config import THEME_NAME, config_home, read_small, shown
 from reviewer.store.safe_fs import Unreadable
@@ -44,7 +45,7 @@ class BadTheme(Exception):
     """A theme file that cannot be used; the message says why."""
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class ThemeSpec:
     """One theme, validated.
 
@@ -79,7 +80,7 @@ class ThemeSpec:
     origin: str = BUILT_IN
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ThemeProblem:
     """Something wrong in a theme file: the file, the reason, and whether the file was skipped."""
 
@@ -92,7 +93,7 @@ class ThemeProblem:
         return f"{self.path}: {'skipped: ' if self.skipped else ''}{self.reason}"
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class ThemeLoad:
     """The result of :func:`load_themes`.
 

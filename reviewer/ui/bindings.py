@@ -7,17 +7,18 @@ user keymap can remap (see :func:`apply_keymap`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from reviewer.model.records import record
+
 FAILURES = Binding.Group("failure")
 LABELS = Binding.Group("label", compact=True)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entry:
     """One row of the binding table: the binding and the help section it belongs to."""
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import clean_and_cap
 from reviewer.ui.render.banners import CONTROLS_BANNER, HIDDEN_BANNER
 from reviewer.ui.render.markdown import markdown_lines
@@ -18,7 +18,7 @@ BRIEF_LINES = 3_000
 BRIEF_LINE = 2_000
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BriefText:
     """A brief ready to render: sanitised, capped Markdown source and its banner lines."""
 
@@ -42,7 +42,7 @@ def prepare_brief(text: str, notes: tuple[str, ...]) -> BriefText:
     return BriefText(body, tuple(banner))
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class DrawnBrief:
     """A brief drawn for one theme: its lines and what their wrapped rows start with."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Mapping
 
 from textual.content import Content
 
 from reviewer.model import Check, CheckStatus, check_id
+from reviewer.model.records import record
 from reviewer.model.sanitize import clean, one_line
 from reviewer.review.view import FailureView
 from reviewer.ui.render.badges import Piece, others_lines, verdict_badge
@@ -22,7 +22,7 @@ STATUS_SYMBOLS = {
 MESSAGE_LINES = 6
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckList:
     """The check list's lines, the (grader, key) behind each line, and the current failure's line."""
 

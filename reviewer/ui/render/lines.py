@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
 from rich.ansi import AnsiDecoder
 from rich.text import Text
 from textual.content import Content
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import clean, clean_and_cap
 from reviewer.ui.render.language import language_for
 
@@ -76,7 +77,7 @@ def plain_texts(lines: Sequence[Content]) -> Iterable[str]:
     return lines.texts if isinstance(lines, LazyLines) else (line.plain for line in lines)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Prepared:
     """Display lines and what the sanitiser and the caps found.
 

@@ -16,11 +16,12 @@ only ever split into plain strings, never read as markup.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Sequence
 
 from textual.content import Content
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import clean
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def parser() -> MarkdownIt:
     return md
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Frame:
     """A container the lines are inside: a list item or a block quote."""
 
@@ -74,7 +75,7 @@ class Frame:
     used: bool = False
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class ListState:
     """A list being drawn: numbered from ``next`` (None for bullets), at nesting ``depth``."""
 
@@ -82,7 +83,7 @@ class ListState:
     depth: int
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Lines:
     """The lines drawn so far and, for each, the prefix its wrapped rows repeat."""
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Hashable, TypeVar
 
 from textual.content import Content
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import clean, one_line
 from reviewer.review.view import CodeView, FailureView
 from reviewer.store.safe_fs import TextBlob
@@ -71,7 +71,7 @@ def text_key(blob: TextBlob | None) -> Hashable:
     return None if blob is None else (hash(blob.text), blob.size, blob.error, blob.binary, blob.truncated)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Part:
     """Rendered lines of one pane's text view.
 
@@ -92,7 +92,7 @@ class Part:
     theme: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rendered:
     """The heavy parts of one view."""
 

@@ -7,12 +7,13 @@ as plain text.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
 from reviewer.model import ToolCall, Turn
+from reviewer.model.records import record
 from reviewer.model.sanitize import cap_text, clean, one_line
 from reviewer.ui.render.language import language_for
 from reviewer.ui.render.lines import code_lines, plain_lines
@@ -36,7 +37,7 @@ CODE_KEYS = ("content", "contents", "code", "text", "new_str", "file_text", "sou
 TURN_LINE = 1_000
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class TranscriptLines:
     """The transcript as display lines, with each line's turn and each turn's span."""
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable
 
 from textual.content import Content
+
+from reviewer.model.records import record
 
 
 def fold(line: Content, width: int, hang: Content | None = None) -> list[Content]:
@@ -25,7 +26,7 @@ def fold(line: Content, width: int, hang: Content | None = None) -> list[Content
     return [head + parts[0], *(pad + part for part in parts[1:])]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     """One screen row: which logical line it shows and the part of it (wrapped views)."""
 

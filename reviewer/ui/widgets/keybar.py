@@ -10,7 +10,6 @@ from one text and repaints only when what it shows changed. A key is clicked lik
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from itertools import groupby
 from typing import Callable, Iterable
 
@@ -22,8 +21,10 @@ from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from reviewer.model.records import record
 
-@dataclass(frozen=True)
+
+@record(slots=False)
 class Item:
     """One clickable key on the bar: columns ``start`` to ``end`` (exclusive)."""
 
@@ -34,7 +35,7 @@ class Item:
     tooltip: str
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Piece:
     """A run of text on the bar and how it is styled ("key", "description", "separator" or "")."""
 

@@ -6,20 +6,19 @@ working while it shows. A click on it, or the ``dismiss-warning`` key, hides it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual import events
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 
 MAX_SHOWN = 6
 """Warnings listed on the bar; the rest are counted."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BarWarning:
     """One line of the bar.
 
