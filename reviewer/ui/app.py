@@ -242,9 +242,9 @@ class ReviewApp(App[int]):
             self.refresh_bindings()
         self.refresh_status()
         early, self.early_scan = self.early_scan, None
-        if early is not None and early.done() and early.exception() is None:
+        if (scan := self.first.scan(early)) is not None:
             self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
-            self.on_scanned(m.Scanned(early.result()))
+            self.on_scanned(m.Scanned(scan))
             self.first.opening = False
         else:
             self.start("scan", w.scan, self.session, early)

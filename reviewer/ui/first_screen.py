@@ -4,20 +4,27 @@ While the app opens, the scan begun by the launcher, the run list's rows, the se
 failure and its view are taken in the app's thread, one after the other, instead of each in a worker whose result
 comes back by message: every hop would let the screen paint a half-done state (an empty run
 list, then the list without a failure, then the panes), each paint a full frame of the screen.
-Bounded: a seek that takes longer than :data:`SEEK_SECONDS` (many runs without a failure, read
-from a slow disk) is handed to a worker, and anything that fails here is read again by its
-worker, which reports the failure the usual way.
+Bounded: a launcher's scan not done within :data:`SCAN_WAIT_SECONDS` and a seek that takes
+longer than :data:`SEEK_SECONDS` (many runs without a failure, read from a slow disk) are handed
+to workers, and anything that fails here is read again by its worker, which reports the failure
+the usual way.
 """
 
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future
 
+from reviewer.review.folder import Scan
 from reviewer.review.selection import Selection
 from reviewer.review.session import ReviewSession
 from reviewer.ui import messages as m
 from reviewer.ui import workers as w
 
+SCAN_WAIT_SECONDS = 0.2
+"""The longest the screen, ready to paint, waits for the launcher's scan. A folder without an index
+cache is read by a child on the other core, which is mostly done by then: painting without it
+would cost an empty frame and a worker's hop, then the first failure's frame."""
 SEEK_SECONDS = 0.3
 """The longest the first seek runs in the app's thread before a worker takes it."""
 FIRST_ROWS = 50_000
@@ -41,6 +48,16 @@ class FirstScreen:
 
     def __init__(self) -> None:
         self.opening = False
+
+    def scan(self, early: Future[Scan] | None) -> Scan | None:
+        """The launcher's scan, waited for a little; None: a worker takes it (and reports what went
+        wrong), or scans when the launcher began none."""
+        if early is None:
+            return None
+        try:
+            return early.result(timeout=SCAN_WAIT_SECONDS)
+        except Exception:  # noqa: BLE001 - not done yet, or failed: the worker takes it
+            return None
 
     def builds(self, runs: int) -> bool:
         """Whether the run list of a big folder is built here rather than in a worker."""

@@ -8,6 +8,8 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -175,3 +177,30 @@ async def test_the_first_screen_is_plain_and_its_markdown_and_colours_follow_its
         assert workspace.code.shown_coloured
         assert any(line.spans for line in workspace.code.view.lines)  # Go, in colour
         assert not app.notes, app.notes
+
+
+@sync
+async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_paint_without_it(basic: Path) -> None:
+    # a folder without an index cache is read by a child on the other core, mostly done as the
+    # screen is ready: painting without it cost an empty frame, a worker's hop, then the failure's
+    session, _ = build_session(SessionStore(basic))
+    scan = session.folder.read_scan(session.identity)
+    early = EarlyScan.__new__(EarlyScan)
+    early.future = Future()
+    app = recording(app_for(session, None, None, [], early=early))
+    screen, drawn = app.review_screen, []
+    compose, draw = screen.compose, screen.run_list.render_line
+
+    def composing():  # type: ignore[no-untyped-def]
+        threading.Timer(0.1, early.future.set_result, (scan,)).start()  # done 0.1 s after the screen is made
+        return compose()
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        drawn.append(session.shown.selection.failure_id if session.shown else "")
+        return draw(y)
+
+    screen.compose, screen.run_list.render_line = composing, watched  # type: ignore[method-assign]
+    assert first_screen.SCAN_WAIT_SECONDS > 0.1
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
+        assert drawn[0], drawn[:5]  # the first row drawn already had the failure beside it
