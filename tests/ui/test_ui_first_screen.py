@@ -13,6 +13,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from textual import events
 from uihelp import recording, settle, sync, until
 
 import reviewer.ui.first_screen as first_screen
@@ -204,3 +205,29 @@ async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_pain
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
         assert drawn[0], drawn[:5]  # the first row drawn already had the failure beside it
+
+
+@sync
+async def test_the_screen_is_styled_once_before_its_first_frame_and_again_when_asked_later(basic: Path) -> None:
+    # Textual styles a screen's widgets as they are mounted, then all of them again as the screen
+    # first comes on top: a fifth of the first frame's styling, for the same styles
+    app, session, drawn = opened(basic)
+    restyled: list[int] = []
+    update = app.stylesheet.update_nodes
+
+    def counted(nodes, animate=False):  # type: ignore[no-untyped-def]
+        nodes = list(nodes)
+        restyled.append(len(nodes))
+        return update(nodes, animate)
+
+    app.stylesheet.update_nodes = counted  # type: ignore[method-assign]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
+        everything = len(list(app.review_screen.walk_children(with_self=True)))
+        # one whole restyle at most: the test driver resizes the mounted screen, which adds its
+        # breakpoint class (a terminal's size is known before); the focus restyles a few widgets
+        assert sum(count >= everything for count in restyled) <= 1, (restyled, everything)
+        restyled.clear()
+        app.review_screen.post_message(events.ScreenResume())  # as Textual sends when it must restyle
+        await until(app, pilot, lambda: restyled, what="a restyle")
+        assert max(restyled) >= everything, (restyled, everything)

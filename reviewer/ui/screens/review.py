@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -58,13 +58,13 @@ class ReviewScreen(Screen[None]):
         self.painted = painted  # what waits for a view's frame: again when back over a closed dialog
         folder = session.folder
         self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
-        self.code_cap = LINE_CAP
-        self.output_cap = LINE_CAP
+        self.code_cap = self.output_cap = LINE_CAP
         self.dialogs = ReviewDialogs(self)
         self.rescores = RescoreFlow(self)
         # held: a query walks every widget of the screen, and finds none once the app has closed
         self.workspace, self.status_bar, self.nav_panel = Workspace(), StatusBar(), NavigatorPanel(self.run_list)
         self.symbols: Mapping[str, str] = {}  # the theme's verdict symbols (the app keeps them current)
+        self.resumed = False  # on top before (the first time, see on_screen_resume)
 
     def compose(self) -> ComposeResult:
         """Run list beside the panes; find bar, status line and footer below."""
@@ -87,8 +87,10 @@ class ReviewScreen(Screen[None]):
         self.call_after_refresh(self.run_list.focus)
         self.ready()  # called, not posted: a message would let the screen paint empty first
 
-    def on_screen_resume(self) -> None:
-        """Back on top: what waited for a frame drawn under a dialog that closed first runs now."""
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Back on top: what waited for a frame drawn under a dialog that closed first runs now. The
+        first time, the widgets were styled as they were mounted: no second styling (this runs first)."""
+        self.resumed, event.refresh_styles = True, event.refresh_styles and self.resumed
         self.app.call_after_refresh(self.painted)
 
     @property
@@ -330,8 +332,7 @@ class ReviewScreen(Screen[None]):
     def focus_widget(self, target: Widget) -> None:
         """Focus a widget, showing its pane first on narrow screens (focus moves before the old pane hides)."""
         self.set_focus(target, scroll_visible=False)
-        pane = pane_of(target)
-        if pane is not None:
+        if (pane := pane_of(target)) is not None:
             self.workspace.activate(pane.id or "code")
 
     def action_focus_next_pane(self) -> None:
@@ -368,8 +369,7 @@ class ReviewScreen(Screen[None]):
 
     def action_toggle_evidence(self) -> None:
         """``v``: hide or show the Evidence strip."""
-        panel = self.workspace.evidence
-        panel.display = not panel.display
+        self.workspace.evidence.display = not self.workspace.evidence.display
 
     async def action_search_runs(self) -> None:
         """``/`` (a maximised pane is restored: the search box is in the run list)."""
