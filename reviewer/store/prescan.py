@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 from reviewer.store.index_files import index_enabled, index_path
@@ -40,7 +41,14 @@ class Prescan:
             self.done.set()
         return self.ok
 
-    def finished(self) -> bool:
+    def finished(self, within: float = 0.0) -> bool:
+        """Whether the child has ended (reaped when it has), waiting up to ``within`` seconds."""
+        deadline = time.monotonic() + within
+        while not self.reaped() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        return self.done.is_set()
+
+    def reaped(self) -> bool:
         """Whether the child has ended (reaped when it has), without waiting."""
         if not self.done.is_set():
             try:

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 READ_AT_ONCE = 16 << 20
 """The biggest index cache read before the UI starts (10,000 to 35,000 runs, by what it holds of
 them: under a second); a bigger folder is read beside the screen, which shows that it is reading."""
+CHILD_WAIT = 0.1
+"""How long the launcher, its UI imported, waits for the child still reading a folder (at 1,000
+runs it is mostly done within a few milliseconds): the cache it wrote is then read here, at full
+speed, rather than in a thread beside Textual's start, where both took turns of the interpreter
+(the read 54 ms instead of 13, in a traced start). A bigger folder is read in the thread."""
 GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
@@ -39,7 +44,7 @@ class EarlyScan:
     ``bench.py`` 10,000 runs took 0.9-1.0 s beside the app's start, 0.3 s alone. So a folder with
     an index cache (up to :data:`READ_AT_ONCE` bytes of it) is read at once, in the launching
     thread; the cache a child wrote is read once the UI is imported (:meth:`begin`), at once if
-    the child is done by then; any other folder is read in a thread beside the UI's start, whose
+    the child is done by then or within :data:`CHILD_WAIT`; any other folder is read in a thread beside the UI's start, whose
     screen says so meanwhile.
     """
 
@@ -56,11 +61,12 @@ class EarlyScan:
             self.begin(in_thread=True)
 
     def begin(self, in_thread: bool = False) -> None:
-        """The UI is imported: read the folder here when its child is done, else in a thread."""
+        """The UI is imported: read the folder here when its child is done (or about to be), else in a
+        thread."""
         if self.begun or self.future.done():
             return
         self.begun = True
-        if not in_thread and self.prescan is not None and self.prescan.finished():
+        if not in_thread and self.prescan is not None and self.prescan.finished(within=CHILD_WAIT):
             self.run()
         else:
             threading.Thread(target=self.run, name="early-scan", daemon=True).start()

@@ -31,11 +31,25 @@ if mode == "slow":
     def slow_scan(self):
         time.sleep(60)
     SessionStore.scan = slow_scan  # the child inherits it
+if mode == "late":
+    real_scan = SessionStore.scan
+    def late_scan(self):
+        time.sleep(0.3)
+        return real_scan(self)
+    SessionStore.scan = late_scan
 child = prescan.start(root)
 out["forked"] = child is not None
+if mode == "late":  # as the launcher asks once the UI is imported: a little wait for a child about done
+    out["at_once"] = child.finished()
+    started = time.monotonic()
+    out["within"] = child.finished(within=10)
+    out["waited"] = time.monotonic() - started
 if mode == "slow":
     time.sleep(0.3)
     out["finished_while_reading"] = child.finished()
+    started = time.monotonic()
+    out["finished_within"] = child.finished(within=0.2)
+    out["gave_up_in"] = time.monotonic() - started
     started = time.monotonic()
     child.stop()
     out["stopped_in"] = time.monotonic() - started
@@ -104,6 +118,14 @@ def test_a_child_still_reading_is_stopped_when_the_app_closes(tmp_path: Path) ->
     assert found["forked"] and found["ok"] is False and not found["cache"]
     assert found["stopped_in"] < 5
     assert found["finished_while_reading"] is False
+    assert found["finished_within"] is False and 0.2 <= found["gave_up_in"] < 2  # a bounded wait
+
+
+def test_a_child_about_done_is_waited_for_a_little(tmp_path: Path) -> None:
+    root = small_folder(tmp_path / "sessions")
+    found = probe(root, "late", tmp_path)
+    assert found["forked"] and found["at_once"] is False and found["within"] is True
+    assert 0.25 <= found["waited"] < 5 and found["ok"] and found["cache"] and len(found["runs"]) == 4
 
 
 def test_asking_whether_the_child_is_done_reaps_it_once(tmp_path: Path) -> None:
