@@ -102,3 +102,56 @@ def test_methods_of_the_class_body_are_kept_and_recursion_is_shown() -> None:
     node = Node()
     node.next = node
     assert repr(node) == "test_methods_of_the_class_body_are_kept_and_recursion_is_shown.<locals>.Node(next=...)"
+
+
+def made_both(slots: bool) -> tuple[type, type]:
+    """The same frozen class body as a record and as a dataclass: defaults, a factory, a field
+    left out of ``__init__`` and a ``__post_init__`` (module names: pickling finds them)."""
+
+    def body(name: str) -> type:
+        class Body:
+            """A test record."""
+
+            a: Any
+            b: Any = 2
+            c: list[Any] = field(default_factory=list)
+            d: str = field(init=False, default="", repr=False)
+
+            def __post_init__(self) -> None:
+                object.__setattr__(self, "d", f"{self.a}/{self.b}")
+
+        Body.__name__ = Body.__qualname__ = name
+        return Body
+
+    name = f"Made{'Slots' if slots else 'Dict'}"
+    mine = globals()[name] = record(slots=slots)(body(name))
+    return mine, dataclasses.dataclass(frozen=True, slots=slots)(body(name))
+
+
+@pytest.mark.parametrize("slots", [True, False])
+def test_a_frozen_records_init_guards_and_copies_are_dataclasses_own(slots: bool) -> None:
+    import copy
+
+    mine, theirs = made_both(slots)
+    for args, kwargs in [((1,), {}), ((1, 3), {}), ((1,), {"c": [4]}), ((), {"a": 1, "b": 5})]:
+        x, dx = mine(*args, **kwargs), theirs(*args, **kwargs)
+        assert repr(x) == repr(dx) and x.d == dx.d and [x.a, x.b, x.c] == [dx.a, dx.b, dx.c]
+    assert mine(1).c is not mine(1).c  # a fresh list each time
+    for args, kwargs in [((), {}), ((1, 2, 3, 4), {}), ((1,), {"d": "x"}), ((1,), {"a": 2}), ((1,), {"e": 0})]:
+        with pytest.raises(TypeError) as got:
+            mine(*args, **kwargs)
+        with pytest.raises(TypeError) as expected:
+            theirs(*args, **kwargs)
+        assert str(got.value).split(" ", 1)[1] == str(expected.value).split(" ", 1)[1]
+    x, dx = mine(1, 2, [3]), theirs(1, 2, [3])
+    for change in (lambda o: setattr(o, "a", 9), lambda o: delattr(o, "b")):
+        with pytest.raises(FrozenInstanceError) as got:
+            change(x)
+        with pytest.raises(FrozenInstanceError) as expected:
+            change(dx)
+        assert str(got.value) == str(expected.value)
+    with pytest.raises(FrozenInstanceError):  # (3.11's own guard of a slots class fails in super() here)
+        x.new = 1
+    for clone in (pickle.loads(pickle.dumps(x)), copy.copy(x), copy.deepcopy(x), dataclasses.replace(x)):
+        assert clone == x and clone.d == "1/2" and type(clone) is mine
+    assert dataclasses.replace(x, b=7) == mine(1, 7, [3]) and dataclasses.replace(x, b=7).d == "1/7"
