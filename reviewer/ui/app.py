@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -21,7 +20,6 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from reviewer.model.sanitize import one_line
-from reviewer.review.folder import Scan
 from reviewer.review.naming import name_prompt
 from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target
@@ -34,7 +32,7 @@ from reviewer.ui.acted import Acted, tell
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
-from reviewer.ui.first_screen import FirstScreen
+from reviewer.ui.first_screen import BegunScan, FirstScreen
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
@@ -59,7 +57,7 @@ class ReviewApp(App[int]):
 
     def __init__(self, session: ReviewSession, settings: Settings | None = None,
                  keymap: Mapping[str, str] | None = None, warnings: list[str] | None = None,
-                 themes: Themes | None = None, early_scan: "Future[Scan] | None" = None) -> None:
+                 themes: Themes | None = None, early_scan: BegunScan | None = None) -> None:
         super().__init__()
         self.early_scan = early_scan  # the first scan, when the launcher began it (the scan worker takes it)
         self.session = session
@@ -248,7 +246,7 @@ class ReviewApp(App[int]):
             self.on_scanned(m.Scanned(scan))
             self.first.opening = False
         else:
-            self.start("scan", w.scan, self.session, early)
+            self.start("scan", w.scan, self.session, early.future if early else None)
         self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
         self.set_interval(POLL_SECONDS, self.poll_folder)

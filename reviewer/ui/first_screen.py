@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future
+from typing import Protocol
 
 from reviewer.review.folder import Scan
 from reviewer.review.selection import Selection
@@ -25,6 +26,16 @@ SCAN_WAIT_SECONDS = 0.2
 """The longest the screen, ready to paint, waits for the launcher's scan. A folder without an index
 cache is read by a child on the other core, which is mostly done by then: painting without it
 would cost an empty frame and a worker's hop, then the first failure's frame."""
+
+
+class BegunScan(Protocol):
+    """The scan the launcher began (``reviewer.ui.launch.EarlyScan``)."""
+
+    future: Future[Scan]
+    """Its result, or what went wrong (for the scan worker)."""
+
+    def take(self, timeout: float) -> Scan | None:
+        """The result, waited for up to ``timeout``; None: not yet, or it failed."""
 SEEK_SECONDS = 0.3
 """The longest the first seek runs in the app's thread before a worker takes it."""
 FIRST_ROWS = 50_000
@@ -49,15 +60,10 @@ class FirstScreen:
     def __init__(self) -> None:
         self.opening = False
 
-    def scan(self, early: Future[Scan] | None) -> Scan | None:
+    def scan(self, early: BegunScan | None) -> Scan | None:
         """The launcher's scan, waited for a little; None: a worker takes it (and reports what went
         wrong), or scans when the launcher began none."""
-        if early is None:
-            return None
-        try:
-            return early.result(timeout=SCAN_WAIT_SECONDS)
-        except Exception:  # noqa: BLE001 - not done yet, or failed: the worker takes it
-            return None
+        return None if early is None else early.take(SCAN_WAIT_SECONDS)
 
     def builds(self, runs: int) -> bool:
         """Whether the run list of a big folder is built here rather than in a worker."""

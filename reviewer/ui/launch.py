@@ -26,11 +26,6 @@ if TYPE_CHECKING:
 READ_AT_ONCE = 16 << 20
 """The biggest index cache read before the UI starts (10,000 to 35,000 runs, by what it holds of
 them: under a second); a bigger folder is read beside the screen, which shows that it is reading."""
-CHILD_WAIT = 0.1
-"""How long the launcher, its UI imported, waits for the child still reading a folder (at 1,000
-runs it is mostly done within a few milliseconds): the cache it wrote is then read here, at full
-speed, rather than in a thread beside Textual's start, where both took turns of the interpreter
-(the read 54 ms instead of 13, in a traced start). A bigger folder is read in the thread."""
 GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
@@ -43,9 +38,11 @@ class EarlyScan:
     thread (the UI's imports, Textual's start) each one waited for it to let go in turn: in
     ``bench.py`` 10,000 runs took 0.9-1.0 s beside the app's start, 0.3 s alone. So a folder with
     an index cache (up to :data:`READ_AT_ONCE` bytes of it) is read at once, in the launching
-    thread; the cache a child wrote is read once the UI is imported (:meth:`begin`), at once if
-    the child is done by then or within :data:`CHILD_WAIT`; any other folder is read in a thread beside the UI's start, whose
-    screen says so meanwhile.
+    thread; the cache a child wrote is read once the UI is imported (:meth:`begin`) if the child
+    is done by then, else by the first screen, ready to paint (:meth:`take`): Textual's start runs
+    while the child finishes, and the cache is read in the app's thread, not in one beside it
+    (there the read took 54 ms instead of 13, in a traced start). Any other folder is read in a
+    thread beside the UI's start, whose screen says so if it is not done by then.
     """
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
@@ -61,15 +58,30 @@ class EarlyScan:
             self.begin(in_thread=True)
 
     def begin(self, in_thread: bool = False) -> None:
-        """The UI is imported: read the folder here when its child is done (or about to be), else in a
-        thread."""
+        """The UI is imported: read the folder here when its child is done (else :meth:`take` does);
+        ``in_thread``: read it in a thread."""
         if self.begun or self.future.done():
             return
-        self.begun = True
-        if not in_thread and self.prescan is not None and self.prescan.finished(within=CHILD_WAIT):
-            self.run()
-        else:
-            threading.Thread(target=self.run, name="early-scan", daemon=True).start()
+        if in_thread or self.prescan is None or self.prescan.finished():
+            self.begun = True
+            if in_thread:
+                threading.Thread(target=self.run, name="early-scan", daemon=True).start()
+            else:
+                self.run()
+
+    def take(self, timeout: float) -> Scan | None:
+        """The scan for the first screen, about to paint: once the child is done (waited for up to
+        ``timeout``) its cache is read here; else None, and a thread reads it for the scan worker,
+        which waits on :attr:`future` and says what went wrong."""
+        if self.prescan is not None and not self.begun and not self.future.done():
+            if not self.prescan.finished(within=timeout):
+                self.begin(in_thread=True)
+                return None
+            self.begin()
+        try:
+            return self.future.result(timeout=timeout)
+        except Exception:  # noqa: BLE001 - not read yet, or failed: the worker takes it
+            return None
 
     def run(self) -> None:
         """Read the folder; the result (or what went wrong) waits in the future."""
@@ -118,7 +130,7 @@ def app_for(session: "ReviewSession", settings: "Settings | None", keymap: Mappi
     """The app around a session."""
     from reviewer.ui.app import ReviewApp
 
-    return (app_class or ReviewApp)(session, settings, keymap, warnings, early_scan=early.future if early else None)
+    return (app_class or ReviewApp)(session, settings, keymap, warnings, early_scan=early)
 
 
 def tune_collector() -> None:

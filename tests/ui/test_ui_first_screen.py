@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from concurrent.futures import Future
+import time
 from pathlib import Path
 
 import pytest
@@ -180,20 +180,43 @@ async def test_the_first_screen_is_plain_and_its_markdown_and_colours_follow_its
         assert not app.notes, app.notes
 
 
+class LateChild:
+    """Stands for the child reading a folder without an index cache (a test worker has threads, so
+    no child is forked here): done ``after`` seconds after ``start``."""
+
+    def __init__(self, after: float) -> None:
+        self.after, self.started = after, None
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+
+    def finished(self, within: float = 0.0) -> bool:
+        deadline = time.monotonic() + within
+        while self.started is None or time.monotonic() < self.started + self.after:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.002)
+        return True
+
+    def wait(self) -> bool:
+        return self.finished(within=60)
+
+
 @sync
 async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_paint_without_it(basic: Path) -> None:
     # a folder without an index cache is read by a child on the other core, mostly done as the
     # screen is ready: painting without it cost an empty frame, a worker's hop, then the failure's
     session, _ = build_session(SessionStore(basic))
-    scan = session.folder.read_scan(session.identity)
-    early = EarlyScan.__new__(EarlyScan)
-    early.future = Future()
+    child = LateChild(0.1)
+    early = EarlyScan(session, child)  # type: ignore[arg-type]
+    early.begin()  # as the launcher does once the UI is imported: the child is not done
+    assert not early.future.done()
     app = recording(app_for(session, None, None, [], early=early))
     screen, drawn = app.review_screen, []
     compose, draw = screen.compose, screen.run_list.render_line
 
     def composing():  # type: ignore[no-untyped-def]
-        threading.Timer(0.1, early.future.set_result, (scan,)).start()  # done 0.1 s after the screen is made
+        child.start()  # done 0.1 s after the screen is made
         return compose()
 
     def watched(y: int):  # type: ignore[no-untyped-def]
@@ -205,6 +228,28 @@ async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_pain
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
         assert drawn[0], drawn[:5]  # the first row drawn already had the failure beside it
+        assert not [t for t in threading.enumerate() if t.name == "early-scan"]  # read in the app's thread
+
+
+@sync
+async def test_a_child_still_reading_when_the_screen_is_ready_is_left_to_a_worker(basic: Path) -> None:
+    session, _ = build_session(SessionStore(basic))
+    child = LateChild(0.6)
+    early = EarlyScan(session, child)  # type: ignore[arg-type]
+    child.start()
+    app = recording(app_for(session, None, None, [], early=early))
+    runs, drawn = app.review_screen.run_list, []
+    draw = runs.render_line
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        drawn.append(session.shown.selection.failure_id if session.shown else "")
+        return draw(y)
+
+    runs.render_line = watched  # type: ignore[method-assign]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: session.shown is not None, what="the first failure, from the worker")
+        assert drawn[0] == ""  # the screen was drawn while the child was reading
+        assert not app.notes, app.notes
 
 
 @sync
