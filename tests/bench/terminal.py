@@ -17,7 +17,8 @@ Besides reviewer (first use: no index cache; and ``warm``: with it) and mini-swe
 ``mini-extra inspector`` (when installed: ``pip install '.[bench]'``), the same is measured for a
 minimal Textual app (one label, a key changes it) as the floor of this harness. Rounds are
 interleaved (reviewer, inspector, floor, ...); the figures are medians over rounds, the ratios
-medians of per-round ratios (below 1: reviewer is faster). One JSON line with ``--json``.
+medians of per-round ratios (below 1: reviewer is faster; each round's are listed too, as
+``ratio_*_rounds``). One JSON line with ``--json``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ sys.path.insert(0, str(HERE))
 from importgen import write_trajectories  # noqa: E402
 
 SIZE = (200, 50)
+PINNED = ("COLUMNS", "LINES")
 POLL = 0.01
 PRESS_GAP = 0.2
 FLOOR_APP = '''
@@ -66,7 +68,8 @@ class Term:
 
     def __init__(self, command: list[str], env: dict[str, str]) -> None:
         self.socket = f"bench-{uuid.uuid4().hex[:10]}"
-        self.env = {**os.environ, **env, "TERM": "xterm-256color"}
+        # the size is the terminal's: COLUMNS and LINES (a test runner's worker sets 80x24) would pin it
+        self.env = {k: v for k, v in {**os.environ, **env, "TERM": "xterm-256color"}.items() if k not in PINNED}
         self.started = time.perf_counter()
         self.tmux("-f", os.devnull, "new-session", "-d", "-s", "b", "-x", str(SIZE[0]), "-y", str(SIZE[1]), *command)
 
@@ -196,6 +199,7 @@ def run(runs: int, rounds: int, presses: int) -> dict[str, object]:
     out: dict[str, object] = {"runs": runs, "rounds": rounds, "presses": presses, "inspector": has_inspector}
     out.update({k: round(statistics.median(v), 3) for k, v in figures.items()})
     out.update({f"ratio_{k}": round(statistics.median(v), 3) for k, v in ratios.items() if v})
+    out.update({f"ratio_{k}_rounds": [round(x, 3) for x in v] for k, v in ratios.items() if v})
     return out
 
 
