@@ -26,6 +26,10 @@ SCAN_WAIT_SECONDS = 0.2
 """The longest the screen, ready to paint, waits for the launcher's scan. A folder without an index
 cache is read by a child on the other core, which is mostly done by then: painting without it
 would cost an empty frame and a worker's hop, then the first failure's frame."""
+SEEK_SECONDS = 0.3
+"""The longest the first seek runs in the app's thread before a worker takes it."""
+FIRST_ROWS = 50_000
+"""The first run list is built in the app's thread up to this many runs (10,000 rows: 30 ms)."""
 
 
 class BegunScan(Protocol):
@@ -36,10 +40,6 @@ class BegunScan(Protocol):
 
     def take(self, timeout: float) -> Scan | None:
         """The result, waited for up to ``timeout``; None: not yet, or it failed."""
-SEEK_SECONDS = 0.3
-"""The longest the first seek runs in the app's thread before a worker takes it."""
-FIRST_ROWS = 50_000
-"""The first run list is built in the app's thread up to this many runs (10,000 rows: 30 ms)."""
 
 
 class Budget:

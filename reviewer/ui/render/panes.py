@@ -3,9 +3,10 @@
 The view worker calls :func:`render_view` right after reading a view, so the screen takes a new
 failure in one paint. The first screen's view is rendered without a theme (``plain``): its brief
 as source lines and its code without colours, so that neither the Markdown parser nor Pygments
-is loaded before the first paint; the colour pass renders it again after that paint. Each part carries a ``key`` naming what it was rendered from; a pane whose
-shown key is the same keeps its lines (and its scroll). Rendered parts are remembered (a small
-LRU), so stepping back to a failure renders nothing again.
+is loaded before the first paint; the colour pass renders it again after that paint. Each part
+carries a ``key`` naming what it was rendered from; a pane whose shown key is the same keeps its
+lines (and its scroll). Rendered parts are remembered (a small LRU), so stepping back to a
+failure renders nothing again.
 """
 
 from __future__ import annotations
