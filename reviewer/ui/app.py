@@ -77,7 +77,8 @@ class ReviewApp(App[int]):
         self.first = FirstScreen()
 
     def get_default_screen(self) -> ReviewScreen:
-        """The review screen."""
+        """The review screen, laid out for the terminal's size."""
+        self.review_screen.fit(self.size.width)
         return self.review_screen
 
     def get_theme_variable_defaults(self) -> dict[str, str]:

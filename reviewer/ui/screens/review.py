@@ -1,9 +1,8 @@
 """The review screen: run list, the panes (a 2x2 grid when wide, tabs when narrow), status, footer.
 
-It draws what it is handed (:meth:`ReviewScreen.show`: one rendered view into every pane, inside
-the app's ``batch_update``) and holds the keys that act on what it shows: moving, labelling,
-focus, find, show more. A key calls the session and posts the :class:`Acted` outcome; the app
-says, starts and redraws what the outcome asks for. The screen never imports the app.
+It draws what it is handed (:meth:`ReviewScreen.show`: one rendered view into every pane, in the
+app's ``batch_update``) and holds the keys that act on what it shows. A key calls the session and
+posts the :class:`Acted` outcome; the app does what it asks for. The screen never imports the app.
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ MOVED = doing(Work.SELECTION)
 class ReviewScreen(Screen[None]):
     """The one screen the reviewer works in."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
     AUTO_FOCUS = None
 
     def __init__(self, session: ReviewSession, ready: Callable[[], None], painted: Callable[[], None]) -> None:
@@ -76,9 +74,16 @@ class ReviewScreen(Screen[None]):
         yield self.status_bar
         yield KeyBar()
 
+    def fit(self, width: int) -> None:
+        """Below 100 columns the run list narrows, below 160 the panes are tabs; set before the first
+        paint too (Textual sets breakpoints after it: a wide screen's panes were first in one column)."""
+        for name, wanted in (("-wide", width >= WIDE), ("-narrow", width < WIDE), ("-small", width < SMALL)):
+            self.set_class(wanted, name)
+        self.workspace.starts_narrow = width < WIDE
+
     def on_resize(self) -> None:
-        """Below 100 columns the run list narrows (the panes need the room); below 160 the panes are tabs."""
-        self.set_class(self.size.width < SMALL, "-small")
+        """The new size's classes; the tabs the first time the screen is narrow."""
+        self.fit(self.size.width)
         if self.size.width < WIDE:
             self.workspace.narrowed()
 

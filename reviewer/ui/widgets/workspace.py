@@ -56,12 +56,16 @@ class Workspace(Vertical):
         self.transcript, self.evidence = TranscriptPane(), EvidencePanel()
         self.views: tuple[TextView, ...] = ()
         self.tabs: PaneTabs | None = None
+        self.starts_narrow = False
+        """The screen is narrow from the start: the tabs are composed with the panes."""
         # classes and visibility set before mounting cost no restyle of the pane's widgets
         {"brief": self.brief, "code": self.code, "grader": self.grader,
          "transcript": self.transcript}[self.active_pane].add_class("-active")
 
     def compose(self) -> ComposeResult:
-        """The panes and the strip (the tabs come with the first narrow screen)."""
+        """The panes and the strip (the tabs come with the first narrow screen: now, if it starts narrow)."""
+        if self.starts_narrow:
+            yield self.made_tabs()
         with Container(id="panes"):
             yield self.brief
             yield self.code
@@ -90,10 +94,14 @@ class Workspace(Vertical):
     def narrowed(self) -> None:
         """The screen is narrow: the tabs above the panes, made now if this is the first time."""
         if self.tabs is None:
-            from reviewer.ui.widgets.pane_tabs import PaneTabs
+            self.mount(self.made_tabs(), before=self.query_one("#panes"))
 
-            self.tabs = PaneTabs(f"tab-{self.active_pane}")
-            self.mount(self.tabs, before=self.query_one("#panes"))
+    def made_tabs(self) -> "PaneTabs":
+        """The tabs, made (Textual's tabs are imported with them)."""
+        from reviewer.ui.widgets.pane_tabs import PaneTabs
+
+        self.tabs = PaneTabs(f"tab-{self.active_pane}")
+        return self.tabs
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The tab follows focus."""
