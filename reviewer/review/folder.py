@@ -14,6 +14,7 @@ from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.rows import RunFilter
 from reviewer.store.identity import Identity, NameQuestion, name_question
 from reviewer.store.labeller import Labeller
+from reviewer.store.loader import Corpus
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import Changes
 
@@ -41,27 +42,50 @@ class Folder:
         self.runs_by_key: dict[str, Run] = {}
         self.load_errors: list[LoadError] = []
         self.scanned = False
+        self.partial = False
+        """The list holds the folder's first runs only (:meth:`take_head`) until the whole scan comes."""
         self.failure_ids: dict[str, tuple[str, ...]] = {}
         """Failure ids per run key, for the runs counted so far."""
         self.count_errors: dict[str, str] = {}
         self.counting_done = False
 
-    def read_scan(self, identity: Identity | None = None) -> Scan:
+    def read_scan(self, identity: Identity | None = None, labels: bool = True) -> Scan:
         """Scan the folder and load this reviewer's labels (worker thread); with the identity in use,
-        whether to ask who is labelling."""
+        whether to ask who is labelling. ``labels`` False: a head (:meth:`read_head`) loaded them
+        and asked, and the reviewer may be labelling meanwhile."""
         corpus = self.store.scan()
-        labels = self.labeller.labels
-        labels.index = self.store.index
+        self.labeller.labels.index = self.store.index
         self.labeller.evidence_cache.clear()
-        problems = labels.load(sorted(corpus.sessions))
-        question = name_question(self.store.root, identity, sorted(corpus.sessions)) if identity else None
-        return Scan(list(corpus.runs), list(corpus.errors), problems,
+        if not labels:
+            return Scan(list(corpus.runs), list(corpus.errors), [], "")
+        return self.scan_of(corpus, identity)
+
+    def read_head(self, limit: int, identity: Identity | None = None) -> Scan:
+        """The sessions and their first ``limit`` runs by folder name, with this reviewer's labels
+        (the app's thread, while the whole folder is read by another process): the first screen of a
+        big folder read for the first time. What did not load is said by the whole scan."""
+        return self.scan_of(self.store.head(limit), identity, errors=False)
+
+    def scan_of(self, corpus: Corpus, identity: Identity | None, errors: bool = True) -> Scan:
+        """A scan of what the store read, with the labels loaded for its sessions."""
+        labels = self.labeller.labels
+        sessions = sorted(corpus.sessions)
+        problems = labels.load(sessions)
+        question = name_question(self.store.root, identity, sessions) if identity else None
+        return Scan(list(corpus.runs), list(corpus.errors) if errors else [], problems,
                     str(labels.redirected) if labels.redirected else "", question)
+
+    def take_head(self, scan: Scan) -> Outcome:
+        """Show the first runs while the whole folder is read; the review may open among them
+        (:attr:`partial` until :meth:`take_scan`)."""
+        out = self.take_scan(scan)
+        self.scanned, self.partial = False, True
+        return out
 
     def take_scan(self, scan: Scan) -> Outcome:
         """Show the runs; say what did not load and where labels go."""
         self.set_runs(scan.runs, scan.errors)
-        self.scanned = True
+        self.scanned, self.partial = True, False
         out = NOTHING
         if scan.errors:
             out = out.then(tell(f"{len(scan.errors)} item(s) in the folder did not load (E lists them)",

@@ -124,6 +124,8 @@ class ReviewSession:
                 return Outcome(move=Target(run_key, asked))
             out = tell(f"Unknown failure id: {one_line(asked, 200)}; opening at the first failure.", "--failure", "warning")
         move = EVERY_FAILURE.next_unlabelled(self.place(), Selection(), self.decisions.unlabelled)
+        if isinstance(move, End) and self.folder.partial:
+            return out.then(self.nothing_to_open("step"))
         if isinstance(move, End) and self.folder.listing.order:
             move = EVERY_FAILURE.step(self.place(), Selection(), 1)
             if isinstance(move, End):
@@ -134,6 +136,8 @@ class ReviewSession:
     def nothing_to_open(self, kind: str) -> Outcome:
         """The opening found no unlabelled failure (``kind`` "unlabelled") or none at all ("step")."""
         folder = self.folder
+        if folder.partial:  # none among the first runs: the first is shown until the whole list opens
+            return Outcome(move=Target(folder.listing.order[0])) if folder.listing.order else NOTHING
         if kind == "unlabelled" and any(folder.failure_ids.values()):
             return tell("Every failure is labelled; opening at the first one.").then(
                 Outcome(move=EVERY_FAILURE.step(self.place(), Selection(), 1)))

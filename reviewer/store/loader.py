@@ -116,8 +116,33 @@ def scan(root: Path, index: RunIndex | None = None, first: bool = True) -> Corpu
     return corpus
 
 
-def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None, seen: set[str] | None = None) -> None:
-    """Read one session's manifest and all its runs' manifests into the corpus (see :func:`scan`)."""
+def head(root: Path, limit: int) -> Corpus:
+    """The folder's sessions and its first ``limit`` runs by folder name (sessions in order, each
+    session's run folders in order), for a first screen while the whole folder is read.
+
+    The runs are sorted as :func:`scan` sorts them, but they are the first by name, not the first of
+    that order (which takes every manifest to know). What did not load is left to the whole scan.
+    """
+    corpus = Corpus(root=root)
+    errors: list[LoadError] = []
+    if not os.path.isdir(root):
+        return corpus
+    for session_id in list_dirs(root, "", errors):
+        if session_id in RESERVED_DIRS:
+            continue
+        part = Corpus(root=root)
+        taken = len(corpus.runs)
+        scan_session(part, session_id, limit=limit - taken if taken < limit else 0)
+        corpus.sessions.update(part.sessions)
+        corpus.runs.extend(part.runs)
+    corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
+    return corpus
+
+
+def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None, seen: set[str] | None = None,
+                 limit: int | None = None) -> None:
+    """Read one session's manifest and all its runs' manifests into the corpus (see :func:`scan`);
+    ``limit``: only its first runs by folder name (see :func:`head`)."""
     root = corpus.root
     manifest = f"{session_id}/session.toml"
     has_runs = os.path.isdir(root / session_id / "runs") and not os.path.islink(root / session_id / "runs")
@@ -131,9 +156,9 @@ def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None,
     except (Unreadable, BadToml, BadManifest) as exc:
         corpus.errors.append(LoadError(manifest, str(exc)))
         corpus.sessions[session_id] = Session(id=session_id, manifest=manifest)
-    if not has_runs:
+    if not has_runs or limit == 0:
         return
-    run_ids = list_dirs(root, f"{session_id}/runs", corpus.errors)
+    run_ids = list_dirs(root, f"{session_id}/runs", corpus.errors)[:limit]
     todo: list[tuple[str, StatKey | None]]
     if index is not None and seen is not None:
         found, todo = index.take(str(root), session_id, run_ids)

@@ -41,6 +41,10 @@ class Store(Protocol):
     def scan(self) -> Corpus:
         """(Re)scan the folder."""
 
+    def head(self, limit: int) -> Corpus:
+        """The sessions and the first ``limit`` runs by folder name (a first screen's, while the
+        folder is read; the store's runs until its first scan)."""
+
     def refresh(self) -> Changes:
         """Look at the folder again and say what changed."""
 

@@ -12,7 +12,7 @@ from reviewer.model.records import record
 from reviewer.store.index import RunIndex
 from reviewer.store.index_codec import output_refs
 from reviewer.store.index_files import Deps, dep_keys
-from reviewer.store.loader import Corpus, load_manifest, scan
+from reviewer.store.loader import Corpus, head, load_manifest, scan
 from reviewer.store.manifest import BadManifest, turns_from_doc
 from reviewer.store.safe_fs import TEXT_CAP, TextBlob, Unreadable, read_text
 from reviewer.store.tomlfile import BadToml
@@ -128,6 +128,16 @@ class SessionStore:
             with self.basis_lock:
                 self.basis = {}
             return self.corpus
+
+    def head(self, limit: int) -> Corpus:
+        """The sessions and the first ``limit`` runs by folder name, read while the whole folder is
+        being read (see :func:`reviewer.store.loader.head`): the store's runs until its first scan
+        (labels are saved against them meanwhile)."""
+        with self.scan_lock:
+            corpus = head(self.root, limit)
+            if not self.corpus.runs and not self.corpus.sessions:
+                self.corpus, self.by_key = corpus, {r.key: r for r in corpus.runs}
+            return corpus
 
     def refresh(self) -> Changes:
         """Look at the folder again (stat only for what is known) and say what changed.

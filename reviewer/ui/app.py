@@ -242,11 +242,12 @@ class ReviewApp(App[int]):
             self.refresh_bindings()
         self.refresh_status()
         early, self.early_scan = self.early_scan, None
-        if (scan := self.first.scan(early)) is not None:
+        head = self.first.head(self.session, early)  # the first runs, while a child reads the folder
+        if (scan := head if head is not None else self.first.scan(early)) is not None:
             self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
-            self.on_scanned(m.Scanned(scan))
+            self.on_scanned(m.Scanned(scan), head=head is not None)
             self.first.opening = False
-        else:
+        if scan is None or head is not None:
             self.start("scan", w.scan, self.session, early.future if early else None)
         self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
@@ -256,10 +257,13 @@ class ReviewApp(App[int]):
         """The app has ended: its worker threads end too (a kept thread would keep the app)."""
         self.pool.shutdown(wait=False)
 
-    def on_scanned(self, message: m.Scanned) -> None:
-        """Show the runs and open at the first (or the asked-for) failure."""
-        self.opening_wanted = True
-        self.report(self.session.folder.take_scan(message.scan))  # rebuilds the list, then opens
+    def on_scanned(self, message: m.Scanned, head: bool = False) -> None:
+        """Show the runs and open at the first (or the asked-for) failure; ``head``: the folder's first
+        runs only. The whole list after a head opens again only if the head held no failure (its
+        first run is shown meanwhile)."""
+        folder = self.session.folder
+        self.opening_wanted = not (folder.partial and self.session.selection.failure_id)
+        self.report(folder.take_head(message.scan) if head else folder.take_scan(message.scan))  # the list, then the opening
         if not self.session.folder.runs:
             self.review_screen.workspace.nothing("no runs in this folder")
         if (ask := name_prompt(self.session.identity, message.scan.question, served=self.is_web)) is not None:

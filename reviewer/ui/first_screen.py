@@ -28,6 +28,9 @@ cache is read by a child on the other core, which is mostly done by then: painti
 would cost an empty frame and a worker's hop, then the first failure's frame."""
 SEEK_SECONDS = 0.3
 """The longest the first seek runs in the app's thread before a worker takes it."""
+HEAD_RUNS = 200
+"""The runs a first screen reads by itself while a child reads a folder without an index cache
+(200 manifests: 15 ms)."""
 FIRST_ROWS = 50_000
 """The first run list is built in the app's thread up to this many runs (10,000 rows: 30 ms)."""
 
@@ -40,6 +43,12 @@ class BegunScan(Protocol):
 
     def take(self, timeout: float) -> Scan | None:
         """The result, waited for up to ``timeout``; None: not yet, or it failed."""
+
+    def pending(self) -> bool:
+        """A child process is still reading a folder without an index cache."""
+
+    def after_head(self) -> None:
+        """A head was shown: read the rest without loading the labels again."""
 
 
 class Budget:
@@ -64,6 +73,20 @@ class FirstScreen:
         """The launcher's scan, waited for a little; None: a worker takes it (and reports what went
         wrong), or scans when the launcher began none."""
         return None if early is None else early.take(SCAN_WAIT_SECONDS)
+
+    def head(self, session: ReviewSession, early: BegunScan | None) -> Scan | None:
+        """The folder's first :data:`HEAD_RUNS` runs, read here, when a child is still reading a
+        folder without an index cache (and no failure was asked for, which may be anywhere): the
+        review opens among them, and the whole list follows from the child's cache. None: wait
+        for the whole scan as usual."""
+        if early is None or session.start_failure or not early.pending():
+            return None
+        try:
+            scan = session.folder.read_head(HEAD_RUNS, session.identity)
+        except Exception:  # noqa: BLE001 - the whole scan reads it again and says what went wrong
+            return None
+        early.after_head()
+        return scan
 
     def builds(self, runs: int) -> bool:
         """Whether the run list of a big folder is built here rather than in a worker."""

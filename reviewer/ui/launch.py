@@ -52,6 +52,8 @@ class EarlyScan:
         self.session = session
         self.prescan = prescan
         self.begun = False
+        self.labels = True
+        """Whether the scan loads the labels (not after a head: :meth:`after_head`)."""
         if prescan is None and cached(session.store.root, READ_AT_ONCE):
             self.run()
         elif prescan is None:
@@ -68,6 +70,17 @@ class EarlyScan:
                 threading.Thread(target=self.run, name="early-scan", daemon=True).start()
             else:
                 self.run()
+
+    def pending(self) -> bool:
+        """A child is still reading a folder without an index cache (the first screen may show the
+        folder's first runs meanwhile)."""
+        return self.prescan is not None and not self.begun and not self.future.done() and not self.prescan.finished()
+
+    def after_head(self) -> None:
+        """The first screen showed the folder's first runs, with the labels: read the child's cache
+        in a thread, without loading the labels again (the reviewer may be labelling by then)."""
+        self.labels = False
+        self.begin(in_thread=True)
 
     def take(self, timeout: float) -> Scan | None:
         """The scan for the first screen, about to paint: once the child is done (waited for up to
@@ -89,7 +102,7 @@ class EarlyScan:
         try:
             if self.prescan is not None:
                 self.prescan.wait()
-            self.future.set_result(session.folder.read_scan(session.identity))
+            self.future.set_result(session.folder.read_scan(session.identity if self.labels else None, self.labels))
         except BaseException as exc:  # handed to the scan worker, which reports it
             self.future.set_exception(exc)
 

@@ -96,6 +96,12 @@ class MemoryStore:
         """The runs held."""
         return self.corpus
 
+    def head(self, limit: int) -> Corpus:
+        """The first ``limit`` runs held, by run id."""
+        first = sorted(self.corpus.runs, key=lambda r: (r.session, r.id))[:limit]
+        return Corpus(root=self.root, sessions=dict(self.corpus.sessions),
+                      runs=sorted(first, key=lambda r: (r.session, r.task, r.model, r.id)))
+
     def refresh(self) -> Changes:
         """What :meth:`later` changed."""
         if self.pending is None:

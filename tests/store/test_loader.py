@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sessionkit import RunSpec, write_session
 
-from reviewer.store.loader import scan
+from reviewer.store.loader import head, scan
 from reviewer.store.sessions import SessionStore
 from reviewer.store.validate import validate
 
@@ -112,3 +112,32 @@ def test_odd_run_folder_names(folder: Path, name: str) -> None:
     assert len(corpus.runs) == 4
     if not name.startswith("."):
         assert any(name in e.path for e in corpus.errors)
+
+
+def test_a_head_reads_the_first_runs_by_folder_name_and_nothing_after_them(tmp_path: Path) -> None:
+    # a first screen's runs while another process reads the whole folder: sessions in order,
+    # each session's run folders in order, only as many manifests as asked for
+    root = tmp_path / "sessions"
+    write_session(root, "b", [RunSpec("r1", task="zeta"), RunSpec("r2", task="alpha")])
+    write_session(root, "a", [RunSpec("r2"), RunSpec("r1"), RunSpec("r3")])
+    (root / "b" / "runs" / "r3").mkdir()  # no run.toml: an error for the whole scan, not for a head
+    got = head(root, 4)
+    assert sorted(got.sessions) == ["a", "b"]
+    assert [r.key for r in got.runs] == ["a/r1", "a/r2", "a/r3", "b/r1"]
+    assert not got.errors
+    two = head(root, 5)
+    assert [r.key for r in two.runs] == ["a/r1", "a/r2", "a/r3", "b/r2", "b/r1"]  # sorted as a scan sorts them
+    whole = scan(root)
+    assert [r.key for r in whole.runs] == [r.key for r in two.runs] and whole.errors
+    assert head(root, 0).runs == [] and head(tmp_path / "absent", 3).runs == []
+
+
+def test_a_stores_head_is_its_runs_until_its_first_scan(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    write_session(root, "a", [RunSpec("r1"), RunSpec("r2")])
+    store = SessionStore(root)
+    store.head(1)
+    assert [r.key for r in store.runs] == ["a/r1"] and store.run("a/r1") is not None  # labels are saved against it
+    store.scan()
+    assert [r.key for r in store.runs] == ["a/r1", "a/r2"]
+    assert [r.key for r in store.head(1).runs] == ["a/r1"] and len(store.runs) == 2  # scanned: kept

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from textual import events
 from uihelp import recording, settle, sync, until
+from uikit import Spec, write_session
 
 import reviewer.ui.first_screen as first_screen
 import reviewer.ui.launch as launch
@@ -231,10 +232,11 @@ async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_pain
         assert not [t for t in threading.enumerate() if t.name == "early-scan"]  # read in the app's thread
 
 
-@sync
-async def test_a_child_still_reading_when_the_screen_is_ready_is_left_to_a_worker(basic: Path) -> None:
-    session, _ = build_session(SessionStore(basic))
-    child = LateChild(0.6)
+def headed(folder: Path, after: float) -> tuple:  # type: ignore[type-arg]
+    """An app whose launcher's child is still reading the folder when the screen is ready (done
+    ``after`` seconds after the app is made), and the ids beside each row the run list drew."""
+    session, _ = build_session(SessionStore(folder), "alice")
+    child = LateChild(after)
     early = EarlyScan(session, child)  # type: ignore[arg-type]
     child.start()
     app = recording(app_for(session, None, None, [], early=early))
@@ -246,10 +248,61 @@ async def test_a_child_still_reading_when_the_screen_is_ready_is_left_to_a_worke
         return draw(y)
 
     runs.render_line = watched  # type: ignore[method-assign]
+    return app, session, drawn
+
+
+@sync
+async def test_a_child_still_reading_leaves_the_first_screen_to_the_folders_first_runs(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 10,000 runs without an index cache: the child read them for 1.1 s while the screen waited;
+    # the first screen now opens among the first runs by name, and the whole list follows
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
+    app, session, drawn = headed(basic, 1.0)
+    loads = []
+    load = session.labeller.labels.load
+
+    def counted(sessions):  # type: ignore[no-untyped-def]
+        loads.append(threading.current_thread().name)
+        return load(sessions)
+
+    session.labeller.labels.load = counted  # type: ignore[method-assign]
     async with app.run_test(size=(200, 50)) as pilot:
-        await until(app, pilot, lambda: session.shown is not None, what="the first failure, from the worker")
-        assert drawn[0] == ""  # the screen was drawn while the child was reading
+        await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn",
+                    settled=False)  # the scan worker waits for the child
+        first = "s1/roman-go--model-a#heldout:TestToRoman"
+        assert drawn[0] == first  # the first row drawn had the failure beside it, the child still reading
+        assert session.folder.partial and not session.folder.scanned
+        assert list(session.folder.runs_by_key) == ["s1/roman-go--model-a"]
+        assert "scanning the folder\u2026" in [text for text, _ in session.status()[0]]
+        await pilot.press("s")  # labelled before the whole list is read: kept, not loaded over
+        await until(app, pilot, lambda: session.decisions.verdict(first), what="the label", settled=False)
+        assert not session.folder.scanned, "the child was done before the label"
+        await until(app, pilot, lambda: session.folder.scanned, what="the whole list", timeout=10)
+        await settle(app, pilot)
+        assert len(session.folder.runs) == 5 and not session.folder.partial
+        assert session.decisions.verdict(first) == "specification"
+        assert session.shown is not None and session.shown.selection.failure_id != first  # moved on by s, not reopened
+        assert loads == [threading.current_thread().name]  # once, with the head, in the app's thread
         assert not app.notes, app.notes
+
+
+@sync
+async def test_a_head_without_a_failure_shows_its_first_run_until_the_whole_list_opens(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_session(basic, "a0", [Spec("passing", outcome="pass", checks=[{"key": "TestToRoman", "status": "pass"}],
+                                     output="ok\n")])
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
+    app, session, drawn = headed(basic, 0.8)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: session.shown is not None, what="the first run drawn", settled=False)
+        assert session.shown is not None and session.shown.selection.run_key == "a0/passing"
+        assert not session.folder.scanned
+        await until(app, pilot, lambda: session.shown is not None and session.shown.selection.failure_id,
+                    what="the first failure, once the whole list is read", timeout=10)
+        assert session.shown is not None
+        assert session.shown.selection.failure_id == "s1/roman-go--model-a#heldout:TestToRoman"
+        await settle(app, pilot)
+        assert not [n for n in app.notes if "No failing checks" in str(n)], app.notes
 
 
 @sync
@@ -276,3 +329,24 @@ async def test_the_screen_is_styled_once_before_its_first_frame_and_again_when_a
         app.review_screen.post_message(events.ScreenResume())  # as Textual sends when it must restyle
         await until(app, pilot, lambda: restyled, what="a restyle")
         assert max(restyled) >= everything, (restyled, everything)
+
+
+@pytest.mark.parametrize(("size", "wide"), [((200, 50), True), ((120, 40), False)])
+@sync
+async def test_the_first_frame_is_laid_out_for_the_terminals_width(basic: Path, size: tuple[int, int], wide: bool) -> None:
+    # Textual sets a screen's breakpoint classes at its first resize, after its first frame: a
+    # screen 200 wide was drawn with its four panes in one column, then as the grid
+    app, session, _ = opened(basic)
+    screen, seen = app.review_screen, []
+    draw = screen.run_list.render_line
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        if not seen:
+            tabs = screen.workspace.tabs
+            seen.append((screen.has_class("-wide"), screen.has_class("-narrow"), tabs is not None and tabs.is_mounted))
+        return draw(y)
+
+    screen.run_list.render_line = watched  # type: ignore[method-assign]
+    async with app.run_test(size=size) as pilot:
+        await until(app, pilot, lambda: seen and session.shown is not None, what="the first frame")
+        assert seen[0] == (wide, not wide, not wide)
