@@ -32,7 +32,7 @@ from reviewer.ui.acted import Acted, tell
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
-from reviewer.ui.first_screen import BegunScan, FirstScreen
+from reviewer.ui.first_screen import REST_SECONDS, BegunScan, FirstScreen
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
@@ -247,6 +247,8 @@ class ReviewApp(App[int]):
             self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
             self.on_scanned(m.Scanned(scan), head=head is not None)
             self.first.opening = False
+        if head is not None:  # the rest is read once the first runs are coloured
+            self.set_timer(REST_SECONDS, self.first.read_rest)
         if scan is None or head is not None:
             self.start("scan", w.scan, self.session, early.future if early else None)
         self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
@@ -258,9 +260,8 @@ class ReviewApp(App[int]):
         self.pool.shutdown(wait=False)
 
     def on_scanned(self, message: m.Scanned, head: bool = False) -> None:
-        """Show the runs and open at the first (or the asked-for) failure; ``head``: the folder's first
-        runs only. The whole list after a head opens again only if the head held no failure (its
-        first run is shown meanwhile)."""
+        """Show the runs and open at the first (or the asked-for) failure; ``head``: the first runs only
+        (the whole list after it opens again only if they held no failure: the first was shown)."""
         folder = self.session.folder
         self.opening_wanted = not (folder.partial and self.session.selection.failure_id)
         self.report(folder.take_head(message.scan) if head else folder.take_scan(message.scan))  # the list, then the opening
@@ -342,6 +343,7 @@ class ReviewApp(App[int]):
         shown = self.session.shown
         if shown is not None and message.rendered.view.selection.same_place(shown.selection):
             self.review_screen.workspace.coloured(message.rendered, shown)
+        self.call_after_refresh(self.first.read_rest)
 
     def on_evidence_ready(self, message: m.EvidenceReady) -> None:
         """A failure's evidence, shown if it is still current."""

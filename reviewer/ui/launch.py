@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from reviewer.store.protocol import Store
     from reviewer.ui.app import ReviewApp
 
-READ_AT_ONCE = 16 << 20
-"""The biggest index cache read before the UI starts (10,000 to 35,000 runs, by what it holds of
-them: under a second); a bigger folder is read beside the screen, which shows that it is reading."""
+READ_AT_ONCE = 2 << 20
+"""The biggest index cache read before the UI starts (about 4,000 runs of 20-message trajectories:
+0.1 s); a bigger folder opens among its first runs, and is read once they are painted."""
 GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
@@ -41,8 +41,10 @@ class EarlyScan:
     thread; the cache a child wrote is read once the UI is imported (:meth:`begin`) if the child
     is done by then, else by the first screen, ready to paint (:meth:`take`): Textual's start runs
     while the child finishes, and the cache is read in the app's thread, not in one beside it
-    (there the read took 54 ms instead of 13, in a traced start). Any other folder is read in a
-    thread beside the UI's start, whose screen says so if it is not done by then.
+    (there the read took 54 ms instead of 13, in a traced start). A bigger cache, and a child
+    still reading when the screen is ready, leave the first screen to the folder's first runs
+    (:meth:`pending`); the whole folder is then read in a thread (:meth:`after_head`). Any other
+    folder is read in a thread beside the UI's start, whose screen says so if it is not done by then.
     """
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
@@ -54,15 +56,18 @@ class EarlyScan:
         self.begun = False
         self.labels = True
         """Whether the scan loads the labels (not after a head: :meth:`after_head`)."""
+        self.deferred = prescan is None and cached(session.store.root, 1 << 62)
+        """A big index cache: read after the first screen (:meth:`pending`)."""
         if prescan is None and cached(session.store.root, READ_AT_ONCE):
+            self.deferred = False
             self.run()
-        elif prescan is None:
+        elif prescan is None and not self.deferred:
             self.begin(in_thread=True)
 
     def begin(self, in_thread: bool = False) -> None:
         """The UI is imported: read the folder here when its child is done (else :meth:`take` does);
         ``in_thread``: read it in a thread."""
-        if self.begun or self.future.done():
+        if self.begun or self.future.done() or (self.deferred and not in_thread):
             return
         if in_thread or self.prescan is None or self.prescan.finished():
             self.begun = True
@@ -72,13 +77,16 @@ class EarlyScan:
                 self.run()
 
     def pending(self) -> bool:
-        """A child is still reading a folder without an index cache (the first screen may show the
-        folder's first runs meanwhile)."""
-        return self.prescan is not None and not self.begun and not self.future.done() and not self.prescan.finished()
+        """A child is still reading a folder without an index cache, or the cache is too big to read
+        before the screen: the first screen may show the folder's first runs meanwhile."""
+        if self.begun or self.future.done():
+            return False
+        return self.deferred or (self.prescan is not None and not self.prescan.finished())
 
     def after_head(self) -> None:
-        """The first screen showed the folder's first runs, with the labels: read the child's cache
-        in a thread, without loading the labels again (the reviewer may be labelling by then)."""
+        """The first screen showed the folder's first runs, with the labels: read the folder (the
+        child's cache) in a thread, without loading the labels again (the reviewer may be labelling
+        by then)."""
         self.labels = False
         self.begin(in_thread=True)
 
@@ -86,7 +94,9 @@ class EarlyScan:
         """The scan for the first screen, about to paint: once the child is done (waited for up to
         ``timeout``) its cache is read here; else None, and a thread reads it for the scan worker,
         which waits on :attr:`future` and says what went wrong."""
-        if self.prescan is not None and not self.begun and not self.future.done():
+        if self.deferred:
+            self.begin(in_thread=True)
+        elif self.prescan is not None and not self.begun and not self.future.done():
             if not self.prescan.finished(within=timeout):
                 self.begin(in_thread=True)
                 return None

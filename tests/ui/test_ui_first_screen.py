@@ -111,10 +111,13 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     warm, _ = build_session(SessionStore(basic))
     done, thread, again = scanned_in(warm)
     assert done and thread == threading.current_thread().name and again == keys
-    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows
-    big, _ = build_session(SessionStore(basic))
-    done, thread, again = scanned_in(big)
-    assert thread == "early-scan" and again == keys
+    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows:
+    big, _ = build_session(SessionStore(basic))  # the first screen reads the first runs, then a thread the rest
+    early = EarlyScan(big)
+    early.begin()  # as the launcher does once the UI is imported
+    assert early.pending() and not early.future.done()
+    early.after_head()
+    assert [r.key for r in early.future.result(30).runs] == keys and not early.pending()
 
 
 FIRST_DRAW_PROBE = """
@@ -350,3 +353,36 @@ async def test_the_first_frame_is_laid_out_for_the_terminals_width(basic: Path, 
     async with app.run_test(size=size) as pilot:
         await until(app, pilot, lambda: seen and session.shown is not None, what="the first frame")
         assert seen[0] == (wide, not wide, not wide)
+
+
+@sync
+async def test_a_big_index_cache_is_read_after_the_first_runs_are_painted(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 10,000 runs with a warm cache: 0.48 s to the first screen, more than the first use's head
+    from reviewer.store import index_files
+
+    monkeypatch.setattr(index_files, "RACY_NS", 0)  # the folder was written just now
+    cold = SessionStore(basic)
+    cold.scan()
+    assert cold.save_index()
+    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 2)
+    session, _ = build_session(SessionStore(basic), "alice")
+    early = EarlyScan(session)
+    early.begin()
+    app = recording(app_for(session, None, None, [], early=early))
+    runs, drawn = app.review_screen.run_list, []
+    draw = runs.render_line
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        drawn.append((session.shown.selection.failure_id if session.shown else "", len(session.folder.runs),
+                      early.begun))
+        return draw(y)
+
+    runs.render_line = watched  # type: ignore[method-assign]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
+        assert drawn[0] == ("s1/roman-go--model-a#heldout:TestToRoman", 2, False)  # painted before the rest was read
+        assert len(session.folder.runs) == 5 and session.store.index is not None
+        assert session.shown is not None and session.shown.selection.failure_id == drawn[0][0]
+        assert not app.notes, app.notes
