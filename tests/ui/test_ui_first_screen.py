@@ -22,6 +22,7 @@ import reviewer.ui.launch as launch
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.launch import EarlyScan, app_for, build_session
+from reviewer.ui.widgets.chrome import Legend
 
 
 def opened(folder: Path) -> tuple:  # type: ignore[type-arg]
@@ -350,9 +351,24 @@ async def test_the_first_frame_is_laid_out_for_the_terminals_width(basic: Path, 
         return draw(y)
 
     screen.run_list.render_line = watched  # type: ignore[method-assign]
-    async with app.run_test(size=size) as pilot:
-        await until(app, pilot, lambda: seen and session.shown is not None, what="the first frame")
-        assert seen[0] == (wide, not wide, not wide)
+    legends: list[str] = []
+    render = Legend.render
+
+    def drawn(self: Legend):  # type: ignore[no-untyped-def]
+        legends.append(render(self).plain)
+        return legends[-1]
+
+    Legend.render = drawn  # type: ignore[method-assign, assignment]
+    try:
+        async with app.run_test(size=size) as pilot:
+            await until(app, pilot, lambda: seen and session.shown is not None, what="the first frame")
+            assert seen[0] == (wide, not wide, not wide)
+            width = screen.nav_panel.query_one("#nav-legend", Legend).content_size.width
+    finally:
+        Legend.render = render  # type: ignore[method-assign]
+    # the column legend was drawn at its laid-out width the first time (not made for the panel's
+    # width before its layout and drawn again after it)
+    assert legends and {len(x) for x in legends} == {width} and legends[0].endswith("done/fail")
 
 
 @sync

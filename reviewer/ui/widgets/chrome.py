@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content, Span
 from textual.message import Message
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from reviewer.model.sanitize import one_line
@@ -29,6 +30,15 @@ def legend(width: int) -> Content:
     left = Content.assemble(("\u2713", "$text-success"), ("\u2717", "$text-error"), ("!", "$text-warning"), " run")
     room = max(1, width - len(LEGEND_RIGHT))
     return (left.truncate(room, pad=True) + Content(LEGEND_RIGHT)).stylize("$text-muted")
+
+
+class Legend(Widget):
+    """The run list's column legend, drawn at the width it is laid out at (in the first frame too:
+    a legend made for the panel's width before its layout was drawn again after it)."""
+
+    def render(self) -> Content:
+        """The legend for the width inside the padding."""
+        return legend(max(20, self.content_size.width))
 
 
 class SearchInput(Input):
@@ -66,7 +76,7 @@ class NavigatorPanel(Vertical):
     def compose(self) -> ComposeResult:
         """Filter line, legend, the list (the search box is made with the first ``/``)."""
         yield Static(Content(""), id="nav-header", markup=False)
-        yield Static(Content(""), id="nav-legend", markup=False)
+        yield Legend(id="nav-legend")
         yield self.list_widget
 
     def on_mount(self) -> None:
@@ -115,11 +125,6 @@ class NavigatorPanel(Vertical):
         if listing.search.strip():
             parts += ["  ", (f"/{one_line(listing.search.strip(), 40)}", "$text-warning")]
         self.query_one("#nav-header", Static).update(Content.assemble(*parts), layout=False)
-        self.query_one("#nav-legend", Static).update(legend(max(20, self.size.width - 2)), layout=False)
-
-    def on_resize(self) -> None:
-        """The legend lines up with the rows' columns."""
-        self.draw_header()
 
 
 class PanePicked(Message):
