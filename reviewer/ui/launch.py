@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from reviewer.store.protocol import Store
     from reviewer.ui.app import ReviewApp
 
-READ_AT_ONCE = 2 << 20
-"""The biggest index cache read before the UI starts (about 4,000 runs of 20-message trajectories:
-0.1 s); a bigger folder opens among its first runs, and is read once they are painted."""
+READ_AT_ONCE = 16 << 20
+"""The biggest index cache read before the UI starts (10,000 to 35,000 runs, by what it holds of
+them: under a second); a bigger folder opens among its first runs, and is read once they are
+painted. (Below it, the head's first screen came 0.05-0.1 s sooner at 10,000 runs, but the whole
+list 0.4-0.5 s later: after the first screen's colours, not before the UI.)"""
 GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
