@@ -80,12 +80,14 @@ class Folder:
         (:attr:`partial` until :meth:`take_scan`)."""
         out = self.take_scan(scan)
         self.scanned, self.partial = False, True
+        self.listing.more = True
         return out
 
     def take_scan(self, scan: Scan) -> Outcome:
         """Show the runs; say what did not load and where labels go."""
         self.set_runs(scan.runs, scan.errors)
         self.scanned, self.partial = True, False
+        self.listing.more = False
         out = NOTHING
         if scan.errors:
             out = out.then(tell(f"{len(scan.errors)} item(s) in the folder did not load (E lists them)",

@@ -51,6 +51,8 @@ class RunList:
         self.hay: dict[str, str] = {}
         self.listed: frozenset[str] = frozenset()
         """The keys of ``order``, to ask quickly whether a run is listed."""
+        self.more = False
+        """The runs are the folder's first only: the rest is being read (``200+ runs``)."""
 
     def set_runs(self, runs: list[Run]) -> None:
         """Show these runs (already in display order)."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.widgets import Static
 from uihelp import recording, settle, sync, until
 from uikit import Spec, write_session
 
@@ -278,12 +279,15 @@ async def test_a_child_still_reading_leaves_the_first_screen_to_the_folders_firs
         assert session.folder.partial and not session.folder.scanned
         assert list(session.folder.runs_by_key) == ["s1/roman-go--model-a"]
         assert "scanning the folder\u2026" in [text for text, _ in session.status()[0]]
+        header = app.review_screen.nav_panel.query_one("#nav-header", Static)
+        assert "1+ runs" in str(header.content)  # the first runs only, more to come
         await pilot.press("s")  # labelled before the whole list is read: kept, not loaded over
         await until(app, pilot, lambda: session.decisions.verdict(first), what="the label", settled=False)
         assert not session.folder.scanned, "the child was done before the label"
         await until(app, pilot, lambda: session.folder.scanned, what="the whole list", timeout=10)
         await settle(app, pilot)
         assert len(session.folder.runs) == 5 and not session.folder.partial
+        assert "5 runs" in str(header.content) and "+" not in str(header.content)
         assert session.decisions.verdict(first) == "specification"
         assert session.shown is not None and session.shown.selection.failure_id != first  # moved on by s, not reopened
         assert loads == [threading.current_thread().name]  # once, with the head, in the app's thread

@@ -121,7 +121,7 @@ class NavigatorPanel(Vertical):
             return
         listing = self.navigator.listing
         parts: list[Content | tuple[str, str] | str] = [(listing.filter.value, "bold $text-accent"),
-                                                         f" \u00b7 {len(listing.order):,} runs"]
+                                                         f" \u00b7 {len(listing.order):,}{'+' if listing.more else ''} runs"]
         if listing.search.strip():
             parts += ["  ", (f"/{one_line(listing.search.strip(), 40)}", "$text-warning")]
         self.query_one("#nav-header", Static).update(Content.assemble(*parts), layout=False)
