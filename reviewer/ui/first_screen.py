@@ -97,6 +97,8 @@ class FirstScreen:
             scan = session.folder.read_head(HEAD_RUNS, session.identity)
         except Exception:  # noqa: BLE001 - the whole scan reads it again and says what went wrong
             return None
+        if not scan.runs:  # none of the first folders loaded: the whole scan says why
+            return None
         self.rest = early.after_head
         return scan
 

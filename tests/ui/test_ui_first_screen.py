@@ -406,3 +406,23 @@ async def test_a_big_index_cache_is_read_after_the_first_runs_are_painted(
         assert len(session.folder.runs) == 5 and session.store.index is not None
         assert session.shown is not None and session.shown.selection.failure_id == drawn[0][0]
         assert not app.notes, app.notes
+
+
+@sync
+async def test_a_head_where_nothing_loaded_is_left_to_the_whole_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first run folder has no run.toml: a head of one run holds none, which is not "no runs"
+    root = tmp_path / "sessions"
+    write_session(root, "a0", [Spec("b-good")])
+    (root / "a0" / "runs" / "a-broken").mkdir()
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
+    app, session, drawn = headed(root, 0.5)
+    heads = []
+    take_head = session.folder.take_head
+    session.folder.take_head = lambda scan: heads.append(scan) or take_head(scan)  # type: ignore[method-assign]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: session.shown is not None and session.folder.scanned, what="the first failure")
+        assert not heads and drawn[0] == ""  # no head: drawn while the child read, as without one
+        assert session.shown is not None and session.shown.selection.run_key == "a0/b-good"
+        notes = [str(n) for n in app.notes]
+        assert not [n for n in notes if "No runs" in n], notes
+        assert len([n for n in notes if "did not load" in n]) == 1, notes
