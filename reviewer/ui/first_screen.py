@@ -7,7 +7,9 @@ list, then the list without a failure, then the panes), each paint a full frame 
 Bounded: a launcher's scan not done within :data:`SCAN_WAIT_SECONDS` and a seek that takes
 longer than :data:`SEEK_SECONDS` (many runs without a failure, read from a slow disk) are handed
 to workers, and anything that fails here is read again by its worker, which reports the failure
-the usual way.
+the usual way. A folder still being read when the screen is ready (a child parsing every
+``run.toml`` of a folder without an index cache, or a cache too big to read first) opens among
+its first runs (:meth:`FirstScreen.head`); the whole list follows.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ would cost an empty frame and a worker's hop, then the first failure's frame."""
 SEEK_SECONDS = 0.3
 """The longest the first seek runs in the app's thread before a worker takes it."""
 HEAD_RUNS = 200
-"""The runs a first screen reads by itself while a child reads a folder without an index cache
-(200 manifests: 15 ms)."""
+"""The runs a first screen reads by itself while the folder is still being read (200 manifests:
+15 ms; the list pane shows about 40)."""
 REST_SECONDS = 0.5
 """After a head, the rest of the folder is read once the first screen's colours are painted, or
 this long after it at the latest: read beside the colour pass and the read-ahead, 10,000 runs from
@@ -49,7 +51,8 @@ class BegunScan(Protocol):
         """The result, waited for up to ``timeout``; None: not yet, or it failed."""
 
     def pending(self) -> bool:
-        """A child process is still reading a folder without an index cache."""
+        """A child process is still reading a folder without an index cache, or the cache is too big
+        to read before the screen."""
 
     def after_head(self) -> None:
         """A head was shown: read the rest without loading the labels again."""
