@@ -71,14 +71,48 @@ class Prescan:
             self.wait()
 
 
+CHILD_FROM = 2_000
+"""The fewest run folders read by a child. A smaller folder opens among its first runs without one
+and is read in-process once they are painted (1,000 runs: 65 ms of parsing): the child's work
+beside the start made the first screen of 1,000 runs 8 % slower in tmux (16 interleaved rounds,
+0.447 against 0.413 s), for the whole list 0.25 s sooner."""
+
+
 def wanted(root: Path) -> bool:
-    """A second process pays: the index cache is on, missing for this folder, and there is a second core."""
+    """A second process pays: the index cache is on, missing for this folder, there is a second
+    core, and the folder holds :data:`CHILD_FROM` runs or more."""
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or not index_enabled():
         return False
     try:
-        return not index_path(root).exists()
+        return not index_path(root).exists() and run_folders(root, CHILD_FROM) >= CHILD_FROM
     except (OSError, ValueError):
         return False
+
+
+def run_folders(root: Path, limit: int) -> int:
+    """How many entries the sessions' ``runs`` folders hold, counted up to ``limit`` (no link is
+    followed: a ``runs`` that is not a folder counts nothing)."""
+    count = 0
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        with os.scandir(root) as sessions:
+            names = [e.name for e in sessions if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return 0
+    for name in sorted(names):
+        try:
+            fd = os.open(os.path.join(root, name, "runs"), flags)
+        except OSError:
+            continue
+        try:
+            with os.scandir(fd) as runs:
+                for _ in runs:
+                    count += 1
+                    if count >= limit:
+                        return count
+        finally:
+            os.close(fd)
+    return count
 
 
 def cached(root: Path, limit: int) -> bool:

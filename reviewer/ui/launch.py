@@ -28,6 +28,9 @@ READ_AT_ONCE = 16 << 20
 them: under a second); a bigger folder opens among its first runs, and is read once they are
 painted. (Below it, the head's first screen came 0.05-0.1 s sooner at 10,000 runs, but the whole
 list 0.4-0.5 s later: after the first screen's colours, not before the UI.)"""
+HEAD_FROM = 200
+"""The fewest runs a folder without an index cache has for its first screen to open among its
+first runs (the head's size, ``reviewer.ui.first_screen.HEAD_RUNS``)."""
 GC_YOUNG = 20_000
 """Allocations between young collections (Python's default is 700)."""
 
@@ -58,13 +61,17 @@ class EarlyScan:
         self.begun = False
         self.labels = True
         """Whether the scan loads the labels (not after a head: :meth:`after_head`)."""
-        self.deferred = prescan is None and cached(session.store.root, 1 << 62)
-        """A big index cache: read after the first screen (:meth:`pending`)."""
-        if prescan is None and cached(session.store.root, READ_AT_ONCE):
+        root = session.store.root
+        self.deferred = prescan is None and cached(root, 1 << 62)
+        """Read after the first screen (:meth:`pending`): a big index cache, or a folder without one
+        too small for a child (:data:`reviewer.store.prescan.CHILD_FROM`) and bigger than a head."""
+        if prescan is None and cached(root, READ_AT_ONCE):
             self.deferred = False
             self.run()
         elif prescan is None and not self.deferred:
-            self.begin(in_thread=True)
+            self.deferred = deferred_without_cache(root)
+            if not self.deferred:
+                self.begin(in_thread=True)
 
     def begin(self, in_thread: bool = False) -> None:
         """The UI is imported: read the folder here when its child is done (else :meth:`take` does);
@@ -117,6 +124,15 @@ class EarlyScan:
             self.future.set_result(session.folder.read_scan(session.identity if self.labels else None, self.labels))
         except BaseException as exc:  # handed to the scan worker, which reports it
             self.future.set_exception(exc)
+
+
+def deferred_without_cache(root: Path) -> bool:
+    """A folder without an index cache (and no child reading it) whose first runs are not all of
+    it: the first screen opens among them, and the rest is read once they are painted. Smaller
+    ones are read in a thread beside the UI's start, done before the screen is ready."""
+    from reviewer.store.prescan import run_folders
+
+    return run_folders(root, HEAD_FROM) >= HEAD_FROM
 
 
 def build_session(store: "Store", reviewer: str | None = None, start_failure: str | None = None,

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from sessionkit import small_folder
 
+from reviewer.store.prescan import run_folders
+
 PROBE = r"""
 import json, os, sys, time
 from pathlib import Path
@@ -25,6 +27,7 @@ from reviewer.store.index_files import index_path
 from reviewer.store.sessions import SessionStore
 
 index_files.RACY_NS = 0  # the test's files are seconds old
+prescan.CHILD_FROM = int(os.environ.get("CHILD_FROM", "1"))  # the test folders are small
 root, mode = Path(sys.argv[1]), sys.argv[2]
 out = {"wanted": prescan.wanted(root)}
 if mode == "slow":
@@ -108,8 +111,28 @@ def test_a_run_changed_after_the_child_read_it_is_read_again(tmp_path: Path) -> 
 def test_a_folder_that_does_not_open_leaves_the_app_to_say_so(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     found = probe(missing, "plain", tmp_path)
-    assert found["forked"] and found["ok"] is False and not found["cache"]
+    assert not found["forked"] and not found["cache"]  # no runs to read: no child
     assert found["runs"] == [] and found["errors"] and "cannot open sessions folder" in found["errors"][0][1]
+
+
+def test_a_folder_smaller_than_a_childs_work_is_read_without_one(tmp_path: Path) -> None:
+    # 1,000 runs opened 8 % slower with the child beside the start, for the whole list 0.25 s sooner
+    root = small_folder(tmp_path / "sessions")  # four runs
+    assert run_folders(root, 100) == 4 and run_folders(root, 3) == 3
+    assert not probe(root, "plain", tmp_path, CHILD_FROM="5")["forked"]
+    found = probe(root, "plain", tmp_path, CHILD_FROM="4")
+    assert found["forked"] and found["ok"] and found["cache"]
+
+
+def test_counting_the_runs_follows_no_link(tmp_path: Path) -> None:
+    root = small_folder(tmp_path / "sessions")
+    elsewhere = tmp_path / "elsewhere"
+    for i in range(50):
+        (elsewhere / f"r{i}").mkdir(parents=True)
+    (root / "linked").mkdir()
+    (root / "linked" / "runs").symlink_to(elsewhere)
+    (root / "alias").symlink_to(elsewhere.parent)
+    assert run_folders(root, 1000) == 4
 
 
 def test_a_child_still_reading_is_stopped_when_the_app_closes(tmp_path: Path) -> None:

@@ -426,3 +426,30 @@ async def test_a_head_where_nothing_loaded_is_left_to_the_whole_scan(tmp_path: P
         notes = [str(n) for n in app.notes]
         assert not [n for n in notes if "No runs" in n], notes
         assert len([n for n in notes if "did not load" in n]) == 1, notes
+
+
+@sync
+async def test_a_folder_too_small_for_a_child_opens_among_its_first_runs_and_reads_the_rest_after(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1,000 runs without an index cache: no child (it slowed the first screen by 8 %), a head
+    monkeypatch.setattr(launch, "HEAD_FROM", 5)
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 2)
+    session, _ = build_session(SessionStore(basic), "alice")
+    early = EarlyScan(session)
+    assert early.pending() and not early.begun  # nothing read before the screen
+    small, _ = build_session(SessionStore(basic), "alice")
+    monkeypatch.setattr(launch, "HEAD_FROM", 6)
+    assert not EarlyScan(small).pending()  # five runs: read beside the UI's start, as before
+    app = recording(app_for(session, None, None, [], early=early))
+    runs, drawn = app.review_screen.run_list, []
+    draw = runs.render_line
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        drawn.append((session.shown.selection.failure_id if session.shown else "", len(session.folder.runs)))
+        return draw(y)
+
+    runs.render_line = watched  # type: ignore[method-assign]
+    async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
+        assert drawn[0] == ("s1/roman-go--model-a#heldout:TestToRoman", 2)
+        assert len(session.folder.runs) == 5 and not app.notes
