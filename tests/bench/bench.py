@@ -4,9 +4,10 @@ Generates a synthetic sessions folder of N runs (``synth.py``; or measures ``--f
 one process, measures:
 
 - ``floor_s``: every run manifest read and parsed with the standard library alone;
-- ``open_s``: constructing the app (fresh store, no index cache) until the run list is filled,
-  the first failure is selected and all four panes show it, at 200x50; ``open_ratio`` =
-  ``open_s / floor_s``;
+- ``open_s``: constructing the app (fresh store, no index cache) until the whole run list is
+  filled, the first failure is selected and all four panes show it, at 200x50; ``open_ratio`` =
+  ``open_s / floor_s``. (The first failure is shown sooner, among the folder's first runs, while
+  the rest is read: ``first_screen_s``, in the table only);
 - ``warm_open_s``: the same again with the index cache the first open wrote, once the first app
   is collected (``first_gone_s`` after it closed);
 - ``key_p50_ms`` / ``key_p95_ms``: the next-failure key until all four panes show the new
@@ -249,7 +250,8 @@ async def measure_app(root: Path, big: dict[str, str], big_root: Path | None, pr
     start = time.perf_counter()
     app = make_app(root)
     async with app.run_test(size=(200, 50)):
-        out["open_s"] = await until(lambda: ready(app), 300) - start
+        out["first_screen_s"] = await until(lambda: ready(app), 300) - start  # maybe among the first runs
+        out["open_s"] = await until(lambda: ready(app) and app.session.folder.scanned, 300) - start
         counted = await until(lambda: app.session.folder.counting_done, 600)
         out["count_s"] = counted - start
         await idle(app, "count")
@@ -362,7 +364,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 def table(figures: dict[str, Any]) -> str:
     """The figures with their targets, one a line."""
     lines = []
-    for key in (*KEYS, "rss_cold_mb", "export_cold_s", "count_s", "key_max_ms", "longline_stall_ms", "first_gone_s",
+    for key in (*KEYS, "first_screen_s", "rss_cold_mb", "export_cold_s", "count_s", "key_max_ms", "longline_stall_ms", "first_gone_s",
                 "setup_s", "bench_s"):
         if key not in figures:
             continue
