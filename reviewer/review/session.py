@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 from reviewer.model import Failure, Run
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
+from reviewer.review import opening
 from reviewer.review.analyses import Analyses
 from reviewer.review.decisions import Decisions
 from reviewer.review.folder import Folder
@@ -108,42 +109,15 @@ class ReviewSession:
         return self.walking.walk.next_unlabelled(self.place(), self.selection, self.decisions.unlabelled)
 
     def start(self) -> Outcome:
-        """Where the review opens: the asked-for failure, else the first unlabelled one.
-
-        A move NeedsCounting with ``start_failure`` still set asks for that run to be counted
-        first (then ask again); an asked-for id that names no failure is said and dropped.
-        """
-        asked, out = self.start_failure, NOTHING
-        if asked:
-            run_key = asked.partition("#")[0]
-            ids = self.folder.failure_ids.get(run_key)
-            if run_key in self.folder.runs_by_key and ids is None:
-                return Outcome(move=NeedsCounting(run_key))
-            self.start_failure = ""
-            if ids and asked in ids:
-                return Outcome(move=Target(run_key, asked))
-            out = tell(f"Unknown failure id: {one_line(asked, 200)}; opening at the first failure.", "--failure", "warning")
-        move = EVERY_FAILURE.next_unlabelled(self.place(), Selection(), self.decisions.unlabelled)
-        if isinstance(move, End) and self.folder.partial:
-            return out.then(self.nothing_to_open("step"))
-        if isinstance(move, End) and self.folder.listing.order:
-            move = EVERY_FAILURE.step(self.place(), Selection(), 1)
-            if isinstance(move, End):
-                out = out.then(tell("No failing checks in this folder."))
-                move = Target(self.folder.listing.order[0])
-        return out.then(Outcome(move=move))
+        """Where the review opens (:func:`reviewer.review.opening.start`): the asked-for failure,
+        else the first unlabelled one."""
+        out, settled = opening.start(self.folder, self.place(), self.decisions.unlabelled, self.start_failure)
+        self.start_failure = "" if settled else self.start_failure
+        return out
 
     def nothing_to_open(self, kind: str) -> Outcome:
         """The opening found no unlabelled failure (``kind`` "unlabelled") or none at all ("step")."""
-        folder = self.folder
-        if folder.partial:  # none among the first runs: the first is shown until the whole list opens
-            return Outcome(move=Target(folder.listing.order[0])) if folder.listing.order else NOTHING
-        if kind == "unlabelled" and any(folder.failure_ids.values()):
-            return tell("Every failure is labelled; opening at the first one.").then(
-                Outcome(move=EVERY_FAILURE.step(self.place(), Selection(), 1)))
-        if not folder.listing.order:
-            return NOTHING
-        return tell("No failing checks in this folder.").then(Outcome(move=Target(folder.listing.order[0])))
+        return opening.nothing_to_open(self.folder, self.place(), kind)
 
     def seek(self, kind: str, current: Selection, order: list[str], step: int = 1,
              cancelled: Callable[[], bool] = lambda: False) -> tuple[Move, dict[str, tuple[str, ...]]]:

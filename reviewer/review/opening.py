@@ -1,0 +1,53 @@
+"""Where the review opens: the failure asked for (``--failure``), else the first one this reviewer
+has not labelled, else the first failure, else the first run. A list that holds only the folder's
+first runs (:attr:`~reviewer.review.folder.Folder.partial`) shows its first run when none of them
+has a failure to open at, until the whole list opens."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from reviewer.model.sanitize import one_line
+from reviewer.review.folder import Folder
+from reviewer.review.outcome import NOTHING, Outcome, tell
+from reviewer.review.selection import End, NeedsCounting, Selection, Target
+from reviewer.review.walking import EVERY_FAILURE
+from reviewer.review.walks import Place
+
+
+def start(folder: Folder, place: Place, unlabelled: Callable[[str], bool], asked: str) -> tuple[Outcome, bool]:
+    """The opening, and whether the asked-for failure is settled (then forgotten).
+
+    A move NeedsCounting for an asked-for failure asks for its run to be counted first (then ask
+    again); an asked-for id that names no failure is said and dropped.
+    """
+    out = NOTHING
+    if asked:
+        run_key = asked.partition("#")[0]
+        ids = folder.failure_ids.get(run_key)
+        if run_key in folder.runs_by_key and ids is None:
+            return Outcome(move=NeedsCounting(run_key)), False
+        if ids and asked in ids:
+            return Outcome(move=Target(run_key, asked)), True
+        out = tell(f"Unknown failure id: {one_line(asked, 200)}; opening at the first failure.", "--failure", "warning")
+    move = EVERY_FAILURE.next_unlabelled(place, Selection(), unlabelled)
+    if isinstance(move, End) and folder.partial:
+        return out.then(nothing_to_open(folder, place, "step")), True
+    if isinstance(move, End) and folder.listing.order:
+        move = EVERY_FAILURE.step(place, Selection(), 1)
+        if isinstance(move, End):
+            out = out.then(tell("No failing checks in this folder."))
+            move = Target(folder.listing.order[0])
+    return out.then(Outcome(move=move)), True
+
+
+def nothing_to_open(folder: Folder, place: Place, kind: str) -> Outcome:
+    """The opening found no unlabelled failure (``kind`` "unlabelled") or none at all ("step")."""
+    if folder.partial:  # none among the first runs: the first is shown until the whole list opens
+        return Outcome(move=Target(folder.listing.order[0])) if folder.listing.order else NOTHING
+    if kind == "unlabelled" and any(folder.failure_ids.values()):
+        return tell("Every failure is labelled; opening at the first one.").then(
+            Outcome(move=EVERY_FAILURE.step(place, Selection(), 1)))
+    if not folder.listing.order:
+        return NOTHING
+    return tell("No failing checks in this folder.").then(Outcome(move=Target(folder.listing.order[0])))
