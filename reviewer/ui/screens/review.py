@@ -21,12 +21,11 @@ from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.ui.acted import Acted
-from reviewer.ui.render.lines import LINE_CAP
 from reviewer.ui.render.panes import Rendered
 from reviewer.ui.screens.rescore import RescoreFlow, RescoreMessage
 from reviewer.ui.screens.review_dialogs import STAYED, ReviewDialogs
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
-from reviewer.ui.widgets.code import CodePane, FileBar
+from reviewer.ui.widgets.code import FileBar
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.keybar import KeyBar
 from reviewer.ui.widgets.navigator import RunNavigator
@@ -56,7 +55,6 @@ class ReviewScreen(Screen[None]):
         self.painted = painted  # what waits for a view's frame: again when back over a closed dialog
         folder = session.folder
         self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
-        self.code_cap = self.output_cap = LINE_CAP
         self.dialogs = ReviewDialogs(self)
         self.rescores = RescoreFlow(self)
         # held: a query walks every widget of the screen, and finds none once the app has closed
@@ -101,7 +99,7 @@ class ReviewScreen(Screen[None]):
     @property
     def caps(self) -> tuple[int, int]:
         """The per-line caps of the Code and Grader panes (``e`` raises them)."""
-        return self.code_cap, self.output_cap
+        return self.workspace.caps
 
     def act(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
         """Hand an outcome to the app."""
@@ -386,15 +384,10 @@ class ReviewScreen(Screen[None]):
 
     def action_show_more(self) -> None:
         """``e``: show ten times more of lines cut at the length limit."""
-        pane = self.focused_pane()
-        if not isinstance(pane, (CodePane, GraderPane)):
-            self.act(tell("Focus the Code or Grader pane to show more of long lines."))
-            return
-        if isinstance(pane, CodePane):
-            self.code_cap *= 10
+        if self.workspace.show_more(self.focused_pane()):
+            self.act(tell("Showing ten times more of each long line.", timeout=2).then(MOVED))
         else:
-            self.output_cap *= 10
-        self.act(tell("Showing ten times more of each long line.", timeout=2).then(MOVED))
+            self.act(tell("Focus the Code or Grader pane to show more of long lines."))
 
     async def action_find_in_pane(self) -> None:
         """``ctrl+f``: find in the focused text view, else the active pane's main view."""

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from reviewer.review.view import FailureView
+from reviewer.ui.render.lines import LINE_CAP
 from reviewer.ui.render.panes import Rendered
 from reviewer.ui.widgets.brief import BriefPane
 from reviewer.ui.widgets.chrome import PANE_IDS, PanePicked
@@ -56,6 +57,8 @@ class Workspace(Vertical):
         self.transcript, self.evidence = TranscriptPane(), EvidencePanel()
         self.views: tuple[TextView, ...] = ()
         self.tabs: PaneTabs | None = None
+        self.caps = (LINE_CAP, LINE_CAP)
+        """The per-line caps of the Code and Grader panes (:meth:`show_more` raises them)."""
         self.starts_narrow = False
         """The screen is narrow from the start: the tabs are composed with the panes."""
         # classes and visibility set before mounting cost no restyle of the pane's widgets
@@ -72,6 +75,16 @@ class Workspace(Vertical):
             yield self.grader
             yield self.transcript
         yield self.evidence
+
+    def show_more(self, pane: Pane | None) -> bool:
+        """Show ten times more of the lines cut at the length limit in the Code or Grader pane;
+        False for another pane."""
+        code, output = self.caps
+        if pane is self.code:
+            self.caps = (code * 10, output)
+        elif pane is self.grader:
+            self.caps = (code, output * 10)
+        return pane is self.code or pane is self.grader
 
     def nothing(self, why: str) -> None:
         """No failure will arrive (an empty or unreadable folder): every pane says so, not "reading…"."""
