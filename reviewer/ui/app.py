@@ -86,9 +86,8 @@ class ReviewApp(App[int]):
         return {**super().get_theme_variable_defaults(), **theming.theme_variable_defaults()}
 
     def get_css_variables(self) -> dict[str, str]:
-        """Textual's variables, with ``$code-background`` falling back to ``$surface``; none while
-        Textual's constructor makes the style sheet (the start theme's are set right after, by
-        ``Themes.start``: building the default theme's colours first cost 4 ms of every start)."""
+        """Textual's variables, with ``$code-background`` falling back to ``$surface``; none in Textual's
+        constructor (``Themes.start`` sets the start theme's: the default theme's first cost 4 ms)."""
         if "themes" not in vars(self):
             return {}
         return theming.with_code_background(super().get_css_variables(), self.current_theme.variables)
@@ -242,14 +241,13 @@ class ReviewApp(App[int]):
             self.refresh_bindings()
         self.refresh_status()
         early, self.early_scan = self.early_scan, None
-        head = self.first.head(self.session, early)  # the first runs, while a child reads the folder
-        if (scan := head if head is not None else self.first.scan(early)) is not None:
+        scan, head = self.first.take(self.session, early)  # the scan, or the first runs while it is read
+        if scan is not None:
             self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
-            self.on_scanned(m.Scanned(scan), head=head is not None)
+            self.on_scanned(m.Scanned(scan), head)
             self.first.opening = False
-        if head is not None:  # the rest is read once the first runs are coloured
+        if scan is None or head:  # after a head, the rest is read once its colours are painted
             self.set_timer(REST_SECONDS, self.first.read_rest)
-        if scan is None or head is not None:
             self.start("scan", w.scan, self.session, early.future if early else None)
         self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
@@ -261,18 +259,14 @@ class ReviewApp(App[int]):
 
     def on_scanned(self, message: m.Scanned, head: bool = False) -> None:
         """Show the runs and open at the first (or the asked-for) failure; ``head``: the first runs only
-        (the whole list after it opens again only if they held no failure: the first was shown)."""
+        (the whole list after them opens again only if they held no failure)."""
         folder = self.session.folder
         self.opening_wanted = not (folder.partial and self.session.selection.failure_id)
         self.report(folder.take_head(message.scan) if head else folder.take_scan(message.scan))  # the list, then the opening
         if not self.session.folder.runs:
             self.review_screen.workspace.nothing("no runs in this folder")
         if (ask := name_prompt(self.session.identity, message.scan.question, served=self.is_web)) is not None:
-            from reviewer.ui.screens.name import NameScreen
-
-            self.call_after_refresh(  # over the review screen once it is drawn (the first paint may be now)
-                self.push_screen, NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
-                lambda name: self.report(self.session.choose_name(name, ask.remember)) if name else None)
+            self.review_screen.dialogs.ask_name(ask)
         self.last_index_save = time.monotonic()
         self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
 

@@ -89,6 +89,12 @@ class FirstScreen:
         wrong), or scans when the launcher began none."""
         return None if early is None else early.take(SCAN_WAIT_SECONDS)
 
+    def take(self, session: ReviewSession, early: BegunScan | None) -> tuple[Scan | None, bool]:
+        """What the first screen opens with, and whether it is a head (:meth:`head`, else
+        :meth:`scan`); None: a worker reads the folder."""
+        head = self.head(session, early)
+        return (head, True) if head is not None else (self.scan(early), False)
+
     def head(self, session: ReviewSession, early: BegunScan | None) -> Scan | None:
         """The folder's first :data:`HEAD_RUNS` runs, read here, when the launcher's scan is pending
         (a child still reading a folder without an index cache, or a big cache) and no failure was

@@ -1,5 +1,5 @@
-"""The dialogs the review screen opens: note, tags, adjudication, history, errors, help, clusters, stats,
-across models, the task matrix.
+"""The dialogs the review screen opens: who is labelling, note, tags, adjudication, history, errors,
+help, clusters, stats, across models, the task matrix.
 
 Each takes what it needs from the session, pushes its screen, and hands what the reviewer chose
 back to the session; the outcome is posted through the review screen like any key's.
@@ -16,6 +16,7 @@ from reviewer.model.sanitize import clean, one_line
 from reviewer.review.outcome import tell
 
 if TYPE_CHECKING:
+    from reviewer.review.naming import NamePrompt
     from reviewer.ui.screens.review import ReviewScreen
 
 STAYED = tell("", bell=True)
@@ -32,6 +33,14 @@ class ReviewDialogs:
     def push(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
         """Open a dialog over the review screen; ``done`` gets what it was dismissed with."""
         self.screen.app.push_screen(dialog, done)
+
+    def ask_name(self, ask: NamePrompt) -> None:
+        """Who is labelling, asked over the review screen once it is drawn (the first paint may be now)."""
+        from reviewer.ui.screens.name import NameScreen
+
+        self.screen.app.call_after_refresh(
+            self.push, NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
+            lambda name: self.act(self.session.choose_name(name, ask.remember)) if name else None)
 
     def note(self) -> None:
         """``n``: write the note kept with this failure."""
