@@ -26,6 +26,20 @@ from reviewer.ui.launch import EarlyScan, app_for, build_session
 from reviewer.ui.widgets.chrome import Legend
 
 
+def watch_rows(app, seen=None) -> list:  # type: ignore[no-untyped-def]
+    """What ``seen()`` gave (default: the failure in the panes) each time the run list drew a row."""
+    session, runs, drawn = app.session, app.review_screen.run_list, []
+    draw = runs.render_line
+    what = seen or (lambda: session.shown.selection.failure_id if session.shown else "")
+
+    def watched(y: int):  # type: ignore[no-untyped-def]
+        drawn.append(what())
+        return draw(y)
+
+    runs.render_line = watched
+    return drawn
+
+
 def opened(folder: Path) -> tuple:  # type: ignore[type-arg]
     """An app as the launcher opens it (the scan begun and done first), and what the panes held at
     each row the run list drew."""
@@ -33,16 +47,7 @@ def opened(folder: Path) -> tuple:  # type: ignore[type-arg]
     early = EarlyScan(session)
     early.future.result(30)
     app = recording(app_for(session, None, None, [], early=early))
-    runs = app.review_screen.run_list
-    drawn: list[str] = []
-    draw = runs.render_line
-
-    def watched(y: int):  # type: ignore[no-untyped-def]
-        drawn.append(session.shown.selection.failure_id if session.shown else "")
-        return draw(y)
-
-    runs.render_line = watched  # type: ignore[method-assign]
-    return app, session, drawn
+    return app, session, watch_rows(app)
 
 
 @sync
@@ -245,15 +250,7 @@ def headed(folder: Path, after: float) -> tuple:  # type: ignore[type-arg]
     early = EarlyScan(session, child)  # type: ignore[arg-type]
     child.start()
     app = recording(app_for(session, None, None, [], early=early))
-    runs, drawn = app.review_screen.run_list, []
-    draw = runs.render_line
-
-    def watched(y: int):  # type: ignore[no-untyped-def]
-        drawn.append(session.shown.selection.failure_id if session.shown else "")
-        return draw(y)
-
-    runs.render_line = watched  # type: ignore[method-assign]
-    return app, session, drawn
+    return app, session, watch_rows(app)
 
 
 @sync
@@ -391,15 +388,8 @@ async def test_a_big_index_cache_is_read_after_the_first_runs_are_painted(
     early = EarlyScan(session)
     early.begin()
     app = recording(app_for(session, None, None, [], early=early))
-    runs, drawn = app.review_screen.run_list, []
-    draw = runs.render_line
-
-    def watched(y: int):  # type: ignore[no-untyped-def]
-        drawn.append((session.shown.selection.failure_id if session.shown else "", len(session.folder.runs),
-                      early.begun))
-        return draw(y)
-
-    runs.render_line = watched  # type: ignore[method-assign]
+    drawn = watch_rows(app, lambda: (session.shown.selection.failure_id if session.shown else "",
+                                     len(session.folder.runs), early.begun))
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
         assert drawn[0] == ("s1/roman-go--model-a#heldout:TestToRoman", 2, False)  # painted before the rest was read
@@ -441,14 +431,8 @@ async def test_a_folder_too_small_for_a_child_opens_among_its_first_runs_and_rea
     monkeypatch.setattr(launch, "HEAD_FROM", 6)
     assert not EarlyScan(small).pending()  # five runs: read beside the UI's start, as before
     app = recording(app_for(session, None, None, [], early=early))
-    runs, drawn = app.review_screen.run_list, []
-    draw = runs.render_line
-
-    def watched(y: int):  # type: ignore[no-untyped-def]
-        drawn.append((session.shown.selection.failure_id if session.shown else "", len(session.folder.runs)))
-        return draw(y)
-
-    runs.render_line = watched  # type: ignore[method-assign]
+    drawn = watch_rows(app, lambda: (session.shown.selection.failure_id if session.shown else "",
+                                     len(session.folder.runs)))
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
         assert drawn[0] == ("s1/roman-go--model-a#heldout:TestToRoman", 2)
