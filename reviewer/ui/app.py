@@ -246,8 +246,9 @@ class ReviewApp(App[int]):
             self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
             self.on_scanned(m.Scanned(scan), head)
             self.first.opening = False
-        if scan is None or head:  # after a head, the rest is read once its colours are painted
+        if head:  # the rest is read once the first runs' colours are painted, or a little later
             self.set_timer(REST_SECONDS, self.first.read_rest)
+        if scan is None or head:
             self.start("scan", w.scan, self.session, early.future if early else None)
         self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)

@@ -53,7 +53,7 @@ class EarlyScan:
     """
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
-        from reviewer.store.prescan import cached
+        from reviewer.store.prescan import cache_size
 
         self.future: Future[Scan] = Future()
         self.session = session
@@ -62,15 +62,14 @@ class EarlyScan:
         self.labels = True
         """Whether the scan loads the labels (not after a head: :meth:`after_head`)."""
         root = session.store.root
-        self.deferred = prescan is None and cached(root, 1 << 62)
+        size = None if prescan is not None else cache_size(root)
+        self.deferred = prescan is None and (size > READ_AT_ONCE if size is not None else deferred_without_cache(root))
         """Read after the first screen (:meth:`pending`): a big index cache, or a folder without one
         too small for a child (:data:`reviewer.store.prescan.CHILD_FROM`) and bigger than a head."""
-        if prescan is None and cached(root, READ_AT_ONCE):
-            self.deferred = False
-            self.run()
-        elif prescan is None and not self.deferred:
-            self.deferred = deferred_without_cache(root)
-            if not self.deferred:
+        if prescan is None and not self.deferred:
+            if size is not None:
+                self.run()
+            else:
                 self.begin(in_thread=True)
 
     def begin(self, in_thread: bool = False) -> None:
