@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from reviewer.analysis.bars import bar
-from reviewer.analysis.facts import Facts, FailureFact
-from reviewer.analysis.pairs import message_lines
+from reviewer.analysis.reading.pairs import message_lines
+from reviewer.analysis.stats.bars import bar
+from reviewer.analysis.stats.facts import Facts, FailureFact
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain

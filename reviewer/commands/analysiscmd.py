@@ -51,13 +51,13 @@ def scope_args(p: argparse.ArgumentParser) -> None:
 
 
 def resolve_scope(command: str, args: argparse.Namespace):
-    """The :class:`~reviewer.analysis.stats.Scope` of ``--final`` / ``--reviewer``, else of blind mode.
+    """The :class:`~reviewer.analysis.stats.summary.Scope` of ``--final`` / ``--reviewer``, else of blind mode.
 
     Without either flag: in blind mode (the ``blind`` setting, default true) the current
     reviewer's own labels (``reviewer`` setting, else git's user.name, else the login), otherwise
     every reviewer's final verdicts.
     """
-    from reviewer.analysis.stats import Scope
+    from reviewer.analysis.stats.summary import Scope
     from reviewer.store.config import load_settings
     from reviewer.store.identity import resolve_reviewer
 
@@ -72,9 +72,9 @@ def resolve_scope(command: str, args: argparse.Namespace):
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """reviewer stats."""
-    from reviewer.analysis.facts import collect
-    from reviewer.analysis.rescored import rescored
-    from reviewer.analysis.stats import compute_stats, render_stats, stats_json
+    from reviewer.analysis.stats.facts import collect
+    from reviewer.analysis.stats.rescored import rescored
+    from reviewer.analysis.stats.summary import compute_stats, render_stats, stats_json
     from reviewer.rescore.tally import render_tally, tally_json
 
     scope = resolve_scope("stats", args)
@@ -95,8 +95,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """reviewer score."""
-    from reviewer.analysis.facts import collect
-    from reviewer.analysis.score import (
+    from reviewer.analysis.stats.facts import collect
+    from reviewer.analysis.stats.score import (
         BadPredictions,
         read_predictions,
         render_score,

@@ -46,9 +46,9 @@ def command_line(args: argparse.Namespace) -> str:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """reviewer report."""
-    from reviewer.analysis.report_data import build_report
-    from reviewer.analysis.rescored import rescored
-    from reviewer.analysis.score import BadPredictions, read_predictions
+    from reviewer.analysis.stats.report_data import build_report
+    from reviewer.analysis.stats.rescored import rescored
+    from reviewer.analysis.stats.score import BadPredictions, read_predictions
     from reviewer.commands import report_plots
     from reviewer.commands.report_html import render
     from reviewer.store.atomic import atomic_write

@@ -13,9 +13,9 @@ import html
 from collections.abc import Callable, Sequence
 
 from reviewer import __version__
-from reviewer.analysis.passrates import PassRate, Proportion, percent1
-from reviewer.analysis.report_data import ReportData
-from reviewer.analysis.stats import Group
+from reviewer.analysis.stats.passrates import PassRate, Proportion, percent1
+from reviewer.analysis.stats.report_data import ReportData
+from reviewer.analysis.stats.summary import Group
 from reviewer.commands import report_plots as plots
 from reviewer.model.sanitize import plain
 

@@ -16,8 +16,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from reviewer.analysis.passrates import PassRate, Proportion
-from reviewer.analysis.score import Score
+from reviewer.analysis.stats.passrates import PassRate, Proportion
+from reviewer.analysis.stats.score import Score
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 

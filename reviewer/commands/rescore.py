@@ -75,8 +75,8 @@ def find_failure(store: Store, failure_id: str) -> tuple[Run, Failure]:
 
 def proposed(store: Store, run: Run, failure: Failure) -> tuple[Repair, ...]:
     """What the evidence proposes for one failure."""
-    from reviewer.analysis.evidence import evidence_for
-    from reviewer.analysis.proposals import propose
+    from reviewer.analysis.evidence.engine import evidence_for
+    from reviewer.analysis.evidence.proposals import propose
 
     return propose(evidence_for(store, run, failure))
 

@@ -1,6 +1,6 @@
 """``reviewer show``: what the panes show for one failure, as plain, sanitised text or JSON.
 
-The Evidence section is the :class:`~reviewer.analysis.report.EvidenceReport` the app's strip
+The Evidence section is the :class:`~reviewer.analysis.evidence.strip.EvidenceReport` the app's strip
 draws, so the two never disagree. Computing it is bounded: it is stopped after
 :data:`EVIDENCE_SECONDS` (the rest of the output is still printed, with a note). Other
 reviewers' verdicts are shown only when blind mode is off (setting ``blind``, default true)
@@ -12,10 +12,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from reviewer.analysis.across import Across, across
-from reviewer.analysis.evidence import Evidence, evidence_for
-from reviewer.analysis.report import evidence_json, render_evidence
-from reviewer.analysis.scan import Cancel, Cancelled
+from reviewer.analysis.evidence.across import Across, across, with_across
+from reviewer.analysis.evidence.engine import Evidence
+from reviewer.analysis.evidence.strip import evidence_json, render_evidence
+from reviewer.analysis.reading.scan import Cancel, Cancelled
 from reviewer.model.check import check_id
 from reviewer.model.sanitize import cap_text, plain, strip_sgr
 from reviewer.review.reviewers import read_snapshot
@@ -41,18 +41,19 @@ def section(title: str, body: str) -> str:
 
 
 def bounded_evidence(session: ReviewSession, failure_id: str, seconds: float = EVIDENCE_SECONDS,
-                     with_across: bool = False) -> tuple[Evidence | None, str]:
-    """The evidence (as the app's strip has it), or None and why it could not be had (stopped
-    past the budget, a bug)."""
+                     across_too: bool = False) -> tuple[Evidence | None, Across | None, str]:
+    """The evidence (as the app's strip has it) and, with ``across_too``, the same check across
+    models; None and why it could not be had (stopped past the budget, a bug)."""
     try:
-        if with_across:
+        if across_too:
             run, failure = session.labeller.find(failure_id)
-            return evidence_for(session.store, run, failure, cancel=deadline(seconds), with_across=True), ""
-        return session.evidence(failure_id, deadline(seconds)), ""
+            ev, found = with_across(session.store, run, failure, cancel=deadline(seconds))
+            return ev, found, ""
+        return session.evidence(failure_id, deadline(seconds)), None, ""
     except Cancelled:
-        return None, f"(the evidence took longer than {seconds:.0f} s and was stopped)"
+        return None, None, f"(the evidence took longer than {seconds:.0f} s and was stopped)"
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not cost the rest of the output
-        return None, f"(the evidence could not be computed: {plain(type(exc).__name__)}: {plain(str(exc))[:300]})"
+        return None, None, f"(the evidence could not be computed: {plain(type(exc).__name__)}: {plain(str(exc))[:300]})"
 
 
 def open_view(labeller: Labeller, failure_id: str, blind: bool) -> tuple[ReviewSession, FailureView]:
@@ -121,7 +122,7 @@ def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str
         lines.append(f"\noutput ({plain(grader.command)}, exit {grader.exit_status}):")
         lines.append(output.error or cap_text(plain(strip_sgr(output.text))).text)
     out.append(section(f"Grader  {plain(failure.grader)}", "\n".join(lines)))
-    ev, problem = bounded_evidence(session, failure.id)
+    ev, _, problem = bounded_evidence(session, failure.id)
     out.append(section("Evidence", render_evidence(ev) if ev is not None else problem + "\n"))
     turns = []
     for t in view.turns:
@@ -143,7 +144,7 @@ def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[s
         {"id": plain(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
         for gc in view.graders for c in gc.checks
     ]
-    ev, problem = bounded_evidence(session, failure.id, with_across=True)
+    ev, found, problem = bounded_evidence(session, failure.id, across_too=True)
     others = view.marks.others
     hidden = bool(others.hidden or others.final_hidden)
     return {
@@ -152,7 +153,7 @@ def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[s
         "label": None if view.marks.label is None else {"verdict": view.marks.label.verdict.value, "stale": view.marks.stale},
         "others_hidden": hidden,
         "others": [{"reviewer": plain(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
-        "evidence": evidence_json(ev) if ev is not None else None,
+        "evidence": evidence_json(ev, found) if ev is not None else None,
         "evidence_error": problem,
     }
 

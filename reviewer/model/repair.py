@@ -3,7 +3,7 @@
 A repair never edits the program or the checker. It re-expresses what the program already
 printed (a key renamed, a token mapped, a separator changed, a list re-serialised), lifts an
 interpreter limit the program died on, or grades the files where the brief said they should
-be. The evidence proposes repairs (:mod:`reviewer.analysis.proposals`); the re-score
+be. The evidence proposes repairs (:mod:`reviewer.analysis.evidence.proposals`); the re-score
 (:mod:`reviewer.rescore`) applies them in a sandbox. This module is only the data.
 """
 

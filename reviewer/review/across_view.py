@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import field, replace
 
-from reviewer.analysis.across import Across, Matrix, find_check, task_matrix, tasks
-from reviewer.analysis.pairs import body
-from reviewer.analysis.scan import Cancel, poll
+from reviewer.analysis.evidence.across import Across, Matrix, find_check, task_matrix, tasks
+from reviewer.analysis.reading.pairs import body
+from reviewer.analysis.reading.scan import Cancel, poll
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.review.outcome import Outcome, Work, doing, tell
@@ -71,7 +71,7 @@ class AcrossLine:
 
     Attributes:
         run, model, result, looked_at, notation, failure_id, current: as
-            :class:`~reviewer.analysis.across.AcrossRow` (sanitised).
+            :class:`~reviewer.analysis.evidence.across.AcrossRow` (sanitised).
         message: its message on the check, in one line.
         mine: this reviewer's verdict on the failure ("" when none or when it passes).
         others: (reviewer, verdict) of the other reviewers blind mode lets through.
@@ -93,7 +93,7 @@ class AcrossLine:
 
 def read_across(session: ReviewSession, fid: str, cancel: Cancel | None = None) -> AcrossFound:
     """The check of a failure across every run of its task (worker thread: reads many runs)."""
-    from reviewer.analysis.across import across
+    from reviewer.analysis.evidence.across import across
 
     run, failure = session.labeller.find(fid)
     ev = session.evidence(fid, cancel or (lambda: False))

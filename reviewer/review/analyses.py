@@ -73,7 +73,7 @@ class Analyses:
     def clusters(self) -> tuple[Cluster, ...]:
         """The folder's failure clusters, widest spread first."""
         from reviewer.analysis.clusters import find_clusters
-        from reviewer.analysis.facts import collect
+        from reviewer.analysis.stats.facts import collect
 
         return find_clusters(collect(self.store, only=self.only))
 
@@ -85,8 +85,8 @@ class Analyses:
 
     def stats(self, width: int) -> str:
         """The statistics text, as ``reviewer stats`` prints it."""
-        from reviewer.analysis.facts import collect
-        from reviewer.analysis.stats import Scope, compute_stats, render_stats
+        from reviewer.analysis.stats.facts import collect
+        from reviewer.analysis.stats.summary import Scope, compute_stats, render_stats
 
         scope = Scope(self.only, self.blind)
         facts = collect(self.store, only=self.only, count_passes=True)

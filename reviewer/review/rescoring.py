@@ -1,7 +1,7 @@
 """Re-scoring from the review: what would run, the run itself, and what it found (no Textual).
 
 The app's ``R`` re-scores the current failure with the repair its evidence proposes (the same
-:func:`~reviewer.analysis.proposals.propose` and engine as ``reviewer rescore``). Three steps,
+:func:`~reviewer.analysis.evidence.proposals.propose` and engine as ``reviewer rescore``). Three steps,
 each a worker's reading method here and a ``take``-like method on the app's thread:
 
 1. :meth:`Rescoring.prepare` (worker): a :class:`Plan` saying exactly what will run, or a
@@ -226,7 +226,7 @@ class Rescoring:
 
     def prepare(self, session: ReviewSession, failure_id: str, cancelled: Callable[[], bool]) -> Plan | Refusal:
         """What re-scoring ``failure_id`` with its proposed repair would run, or why it cannot."""
-        from reviewer.analysis.proposals import propose
+        from reviewer.analysis.evidence.proposals import propose
         from reviewer.rescore.runtime import RuntimeMissing, describe, runtimes
         from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
 

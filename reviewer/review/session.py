@@ -51,7 +51,7 @@ from reviewer.store.sessions import LRU
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import ClusterPlan
-    from reviewer.analysis.evidence import Evidence
+    from reviewer.analysis.evidence.engine import Evidence
 
 
 class ReviewSession:
@@ -283,7 +283,7 @@ class ReviewSession:
 
     def evidence(self, failure_id: str, cancelled: Callable[[], bool] = lambda: False) -> Evidence:
         """The checker-versus-brief evidence of a failure (worker thread; remembered)."""
-        from reviewer.analysis.evidence import evidence_for  # after the first screen: its patterns take a while
+        from reviewer.analysis.evidence.engine import evidence_for  # after the first screen: its patterns take a while
 
         hit = self.evidence_cache.get(failure_id)
         if hit is not None:

@@ -105,7 +105,7 @@ def colour(found: FailureView, theme: type[HighlightTheme], caps: tuple[int, int
 
 def evidence(session: ReviewSession, failure_id: str, post: Post) -> None:
     """Compute a failure's evidence."""
-    from reviewer.analysis.scan import Cancelled
+    from reviewer.analysis.reading.scan import Cancelled
 
     try:
         found = session.evidence(failure_id, cancelled)

@@ -17,9 +17,9 @@ from analysis_kit import fail  # noqa: E402
 from sessionkit import RunSpec, write_session  # noqa: E402
 
 from reviewer.analysis.clusters import find_clusters  # noqa: E402
-from reviewer.analysis.evidence import evidence_for  # noqa: E402
-from reviewer.analysis.facts import collect  # noqa: E402
-from reviewer.analysis.stats import compute_stats, render_stats  # noqa: E402
+from reviewer.analysis.evidence.engine import evidence_for  # noqa: E402
+from reviewer.analysis.stats.facts import collect  # noqa: E402
+from reviewer.analysis.stats.summary import compute_stats, render_stats  # noqa: E402
 from reviewer.model.label import Verdict  # noqa: E402
 from reviewer.store.labeller import Labeller  # noqa: E402
 from reviewer.store.labels import LabelStore  # noqa: E402

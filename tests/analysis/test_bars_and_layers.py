@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from reviewer.analysis.bars import bar, bar_rows, interval_line, percent, split_bar
+from reviewer.analysis.stats.bars import bar, bar_rows, interval_line, percent, split_bar
 
 
 def test_bars_use_eighth_blocks_and_keep_their_width() -> None:

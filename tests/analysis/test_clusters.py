@@ -15,7 +15,7 @@ from reviewer.analysis.clusters import (
     plan_cluster_label,
     render_clusters,
 )
-from reviewer.analysis.facts import collect
+from reviewer.analysis.stats.facts import collect
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.analysis.evidence import evidence_for
+from reviewer.analysis.evidence.engine import evidence_for
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.analysis.evidence import Evidence, evidence_for
-from reviewer.analysis.proposals import propose
+from reviewer.analysis.evidence import Evidence, evidence_for, with_across
+from reviewer.analysis.evidence.proposals import propose
+from reviewer.model import Failure, Run
 from reviewer.model.repair import RepairKind
 from reviewer.store.sessions import SessionStore
 
@@ -33,12 +34,18 @@ def store() -> SessionStore:
     return s
 
 
-def ev(store: SessionStore, fid: str, with_across: bool = False) -> Evidence:
+def ev(store: SessionStore, fid: str) -> Evidence:
     """The evidence of one corpus failure."""
+    run, failure = find(store, fid)
+    return evidence_for(store, run, failure)
+
+
+def find(store: SessionStore, fid: str) -> tuple[Run, Failure]:
+    """The run and failure of a corpus failure id."""
     run = store.run(fid.split("#", 1)[0])
     assert run is not None, fid
     [failure] = [f for f in store.failures(run) if f.id == fid]
-    return evidence_for(store, run, failure, with_across=with_across)
+    return run, failure
 
 
 def test_the_three_figures_meet_their_targets(store: SessionStore) -> None:
@@ -134,7 +141,7 @@ def test_proposed_repairs(store: SessionStore) -> None:
 
 
 def test_the_task_by_model_matrix(store: SessionStore) -> None:
-    from reviewer.analysis.across import task_matrix, tasks
+    from reviewer.analysis.evidence.across import task_matrix, tasks
 
     assert "roman-py" in tasks(store)
     verdicts = {FE.format("cobalt-mini", "test_mults_within_log_bound"): "specification"}
@@ -146,9 +153,11 @@ def test_the_task_by_model_matrix(store: SessionStore) -> None:
 
 
 def test_the_same_check_across_models(store: SessionStore) -> None:
-    assert ev(store, FE.format("cobalt-mini", "test_mults_within_log_bound")).across is None  # the strip's evidence
-    a = ev(store, FE.format("cobalt-mini", "test_mults_within_log_bound"), with_across=True).across
-    assert a is not None and a.keys == ("mults",)
+    ev_alone = ev(store, FE.format("cobalt-mini", "test_mults_within_log_bound"))
+    assert all(h.kind != "across" for h in ev_alone.hints)  # the strip's evidence leaves it to its own view
+    with_hint, a = with_across(store, *find(store, FE.format("cobalt-mini", "test_mults_within_log_bound")))
+    assert any(h.kind == "across" for h in with_hint.hints)
+    assert a.keys == ("mults",)
     rows = {r.model: r for r in a.rows}
     assert rows["cobalt-mini"].current and rows["cobalt-mini"].looked_at == "steps=15"
     assert (rows["breeze-large"].result, rows["breeze-large"].looked_at) == ("pass", "mults=16")

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessionkit import RunSpec, write_session
 
-from reviewer.analysis.brief import Stated
-from reviewer.analysis.demands import Context, DemandKind
-from reviewer.analysis.evidence import Source, analyse, evidence_for
-from reviewer.analysis.report import render_evidence
+from reviewer.analysis.evidence.engine import Source, analyse, evidence_for
+from reviewer.analysis.evidence.strip import render_evidence
+from reviewer.analysis.reading.brief import Stated
+from reviewer.analysis.reading.demands import Context, DemandKind
 from reviewer.store.sessions import SessionStore
 
 BRIEF = """# connected

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from analysis_kit import label
 
-from reviewer.analysis.code import CodeFile, defines, prints_key, writes_literal
-from reviewer.analysis.evidence import analyse, evidence_for
-from reviewer.analysis.output import find_crash, program_output
-from reviewer.analysis.report import evidence_report, render_evidence
+from reviewer.analysis.evidence.engine import analyse, evidence_for
+from reviewer.analysis.evidence.strip import evidence_report, render_evidence
+from reviewer.analysis.reading.code import CodeFile, defines, prints_key, writes_literal
+from reviewer.analysis.reading.output import find_crash, program_output
 from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore
@@ -127,7 +127,7 @@ def test_the_code_says_what_the_program_would_print() -> None:
 def test_an_unstated_key_the_code_prints_is_no_evidence() -> None:
     message = "E   AssertionError: no mults= in the output\nE   assert 'mults' in {}\n"
     source = 'def test_m():\n    assert "mults" in fields\n'
-    from reviewer.analysis.evidence import Source
+    from reviewer.analysis.evidence.engine import Source
 
     met = analyse("f", "t.py::test_m", message, "Print value.\n", [Source("t.py", source)], code=(CodeFile("p.py", 'print(f"mults={m}")\n'),))
     unmet = analyse("f", "t.py::test_m", message, "Print value.\n", [Source("t.py", source)], code=(CodeFile("p.py", 'print(f"count={m}")\n'),))

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewer.analysis.nearmiss import near_miss, near_misses_in
-from reviewer.analysis.notation import FALSE_WORDS, NULL_WORDS, TRUE_WORDS
+from reviewer.analysis.reading.nearmiss import near_miss, near_misses_in
+from reviewer.analysis.reading.notation import FALSE_WORDS, NULL_WORDS, TRUE_WORDS
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,10 @@ import pytest
 from analysis_kit import label
 from sessionkit import RunSpec, write_session
 
-from reviewer.analysis.facts import collect
-from reviewer.analysis.intervals import wilson
-from reviewer.analysis.passrates import pass_rates, percent1
-from reviewer.analysis.stats import compute_stats
+from reviewer.analysis.stats.facts import collect
+from reviewer.analysis.stats.intervals import wilson
+from reviewer.analysis.stats.passrates import pass_rates, percent1
+from reviewer.analysis.stats.summary import compute_stats
 from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewer.analysis.evidence import analyse
-from reviewer.analysis.pairs import line_pair, pairs_from_message
-from reviewer.analysis.scan import Cancelled, assertion, expected_got, got_want, junit, tokens
+from reviewer.analysis.evidence.engine import analyse
+from reviewer.analysis.reading.pairs import line_pair, pairs_from_message
+from reviewer.analysis.reading.scan import Cancelled, assertion, expected_got, got_want, junit, tokens
 
 
 def test_tokens_keep_quotes_and_groups_whole() -> None:

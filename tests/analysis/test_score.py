@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from analysis_kit import label
 
-from reviewer.analysis.facts import collect
-from reviewer.analysis.score import BadPredictions, parse_predictions, render_score, score_predictions
+from reviewer.analysis.stats.facts import collect
+from reviewer.analysis.stats.score import BadPredictions, parse_predictions, render_score, score_predictions
 from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from analysis_kit import label, stats_folder
 
-from reviewer.analysis.facts import collect
-from reviewer.analysis.intervals import Z95, wilson
-from reviewer.analysis.stats import compute_stats, render_stats
+from reviewer.analysis.stats.facts import collect
+from reviewer.analysis.stats.intervals import Z95, wilson
+from reviewer.analysis.stats.summary import compute_stats, render_stats
 from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.store.sessions import SessionStore

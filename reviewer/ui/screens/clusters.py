@@ -19,8 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from reviewer.analysis.bars import bar
 from reviewer.analysis.clusters import Cluster, ClusterPlan
+from reviewer.analysis.stats.bars import bar
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.session import ReviewSession

@@ -36,7 +36,7 @@ from reviewer.ui.widgets.warning_bar import BarWarning, WarningBar
 from reviewer.ui.widgets.workspace import Workspace, pane_of
 
 if TYPE_CHECKING:
-    from reviewer.analysis.evidence import Evidence
+    from reviewer.analysis.evidence.engine import Evidence
 
 WIDE = 160  # columns from which all four panes are shown at once
 SMALL = 100  # columns below which the run list narrows

@@ -3,7 +3,7 @@
 It shows what it is handed: the app computes the evidence in a worker (remembered per failure,
 so stepping back is instant) and hands it over. ``v`` hides and shows the strip. A failure a
 proposed repair of notation would settle is marked "decidable by re-scoring", with the repair
-(:mod:`reviewer.analysis.decidable`).
+(:mod:`reviewer.analysis.evidence.decidable`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from reviewer.ui.render.evidence import evidence_lines, summary
 from reviewer.ui.widgets.text_view import TextView
 
 if TYPE_CHECKING:
-    from reviewer.analysis.evidence import Evidence
+    from reviewer.analysis.evidence.engine import Evidence
 
 
 class EvidencePanel(Vertical):
@@ -66,7 +66,7 @@ class EvidencePanel(Vertical):
             self.border_title = Content("Evidence")
             self.view.show_notice(f"the evidence could not be computed: {one_line(error, 300)}", "$text-error")
             return
-        from reviewer.analysis.decidable import MARK, decidable
+        from reviewer.analysis.evidence.decidable import MARK, decidable
 
         settles = decidable(evidence)
         self.decidable = settles is not None

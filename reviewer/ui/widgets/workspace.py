@@ -29,7 +29,7 @@ from reviewer.ui.widgets.text_view import TextView
 from reviewer.ui.widgets.transcript import TranscriptPane
 
 if TYPE_CHECKING:
-    from reviewer.analysis.evidence import Evidence
+    from reviewer.analysis.evidence.engine import Evidence
     from reviewer.ui.widgets.pane_tabs import PaneTabs
 
 

@@ -42,7 +42,7 @@ another xdist worker on a 2-core machine, where 2.04 s was seen once. The unfixe
 APP_LINES = 30_000
 FAILURE = "bomb/r1#heldout:test_bomb.py::test_bomb"
 
-# The pattern of reviewer/analysis/pairs.py before the fix (nested lazy repetition).
+# The pattern of reviewer/analysis/reading/pairs.py before the fix (nested lazy repetition).
 OLD_QUOTED = r"""(?:"(?:[^"\\]|\\.){0,2000}"|'(?:[^'\\]|\\.){0,2000}'|`[^`]{0,2000}`)"""
 OLD_GROUP = r"(?:\{[^{}\n]{0,2000}\}|\[[^\[\]\n]{0,2000}\]|map\[[^\[\]\n]{0,2000}\])"
 OLD_VALUE = rf"(?:{OLD_QUOTED}|{OLD_GROUP}|[^,;]{{1,2000}}?)"
@@ -113,8 +113,8 @@ def show_seconds(root: Path) -> tuple[float, int, str]:
 
 def evidence_figures(root: Path) -> dict[str, float]:
     """Seconds to compute the crafted failure's evidence, and how long a cancel takes to land."""
-    from reviewer.analysis.evidence import evidence_for
-    from reviewer.analysis.scan import Cancelled
+    from reviewer.analysis.evidence.engine import evidence_for
+    from reviewer.analysis.reading.scan import Cancelled
     from reviewer.store.sessions import SessionStore
 
     store = SessionStore(root, use_index=False)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from reviewer.analysis.scan import (
+from reviewer.analysis.reading.scan import (
     Cancel,
     assertion,
     expected_got,

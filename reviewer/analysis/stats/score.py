@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from reviewer.analysis.facts import Facts, FailureKey
+from reviewer.analysis.stats.facts import Facts, FailureKey
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.model.records import record

@@ -9,8 +9,8 @@ would change), and its reason says the brief states it. Pure.
 
 from __future__ import annotations
 
-from reviewer.analysis.evidence import Evidence
-from reviewer.analysis.nearmiss import NearMiss
+from reviewer.analysis.evidence.engine import Evidence
+from reviewer.analysis.reading.nearmiss import NearMiss
 from reviewer.model.repair import Repair, RepairKind
 
 LIMITS = {"int-max-str-digits": "int-max-str-digits", "recursion-limit": "recursion"}

@@ -8,7 +8,7 @@ failures with what their check demanded that the brief did not state.
 Blind mode: when the scope is one reviewer's own labels, the agreement part is left out
 (``agreement`` is None) and nothing of another reviewer is read into the data.
 
-Re-scoring is a separate step whose records are read by :func:`reviewer.analysis.rescored.rescored`:
+Re-scoring is a separate step whose records are read by :func:`reviewer.analysis.stats.rescored.rescored`:
 given to :func:`build_report`, the checks they flipped give the re-scored pass rates, each
 specification failure whose grading was re-run says what happened to it, and the tally per task
 and model is shown; without it (or without any record) no re-scored figure appears.
@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from reviewer.analysis.evidence import evidence_for
-from reviewer.analysis.facts import Facts, FailureFact, FailureKey, collect
-from reviewer.analysis.intervals import kappa_interval
-from reviewer.analysis.rescored import Rescored
-from reviewer.analysis.score import Prediction, Score, score_predictions
-from reviewer.analysis.stats import Scope, Stats, compute_stats
+from reviewer.analysis.evidence.engine import evidence_for
+from reviewer.analysis.stats.facts import Facts, FailureFact, FailureKey, collect
+from reviewer.analysis.stats.intervals import kappa_interval
+from reviewer.analysis.stats.rescored import Rescored
+from reviewer.analysis.stats.score import Prediction, Score, score_predictions
+from reviewer.analysis.stats.summary import Scope, Stats, compute_stats
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.store.agreement import (
@@ -194,7 +194,7 @@ def build_report(
         store: the scanned sessions folder.
         scope: whose verdicts count; with one reviewer's, no other reviewer's label is used.
         predictions: (name, predictions) per predictor, scored against the same verdicts.
-        rescored: the saved re-scores (:func:`reviewer.analysis.rescored.rescored`), or None.
+        rescored: the saved re-scores (:func:`reviewer.analysis.stats.rescored.rescored`), or None.
     """
     facts = collect(store, only=scope.reviewer, count_passes=True)
     stats = compute_stats(facts, rescored.repaired if rescored else None, scope)

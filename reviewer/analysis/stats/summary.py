@@ -9,7 +9,7 @@ Definitions (documented for ``reviewer stats --json``):
 - *labelled*: failures with a verdict (deferred, stale and disputed failures are not
   labelled). *specification* / *capability*: counts among labelled; the shares are these over
   labelled.
-- *pass rates*: see :mod:`reviewer.analysis.passrates`.
+- *pass rates*: see :mod:`reviewer.analysis.stats.passrates`.
 - *verifier false-negative rate*: among failing runs whose every failure is labelled
   (``runs``), the fraction whose every failure is labelled specification: runs the verifier
   rejected only for things the brief never asked. Wilson score interval at 95%.
@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from reviewer.analysis.bars import bar_rows, interval_line, percent, split_bar
-from reviewer.analysis.facts import Facts, FailureFact, FailureKey, ReviewerProgress
-from reviewer.analysis.intervals import wilson
-from reviewer.analysis.passrates import (
+from reviewer.analysis.stats.bars import bar_rows, interval_line, percent, split_bar
+from reviewer.analysis.stats.facts import Facts, FailureFact, FailureKey, ReviewerProgress
+from reviewer.analysis.stats.intervals import wilson
+from reviewer.analysis.stats.passrates import (
     PassRate,
     PassRates,
     interval_text,

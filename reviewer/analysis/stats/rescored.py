@@ -8,13 +8,13 @@ A failing check is *repaired* when some re-score shows it failing as recorded an
 control run and passing with the repairs (the record's definition of *flipped*, and the
 ``repaired`` of :mod:`reviewer.rescore.tally`); every check of a re-run grading counts, not only
 the failures asked for. The re-scored pass rate counts the repaired failures not labelled
-specification as passes (:mod:`reviewer.analysis.passrates`). Without any record, ``repaired``
+specification as passes (:mod:`reviewer.analysis.stats.passrates`). Without any record, ``repaired``
 is None and no re-scored figure is shown anywhere.
 """
 
 from __future__ import annotations
 
-from reviewer.analysis.facts import FailureKey
+from reviewer.analysis.stats.facts import FailureKey
 from reviewer.model.check import split_failure_id
 from reviewer.model.records import record
 from reviewer.rescore.record import FAILING, Entry, read_entries

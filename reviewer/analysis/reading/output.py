@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from reviewer.analysis.notation import strip_quotes
-from reviewer.analysis.pairs import message_lines
-from reviewer.analysis.scan import Cancel, poll
+from reviewer.analysis.reading.notation import strip_quotes
+from reviewer.analysis.reading.pairs import message_lines
+from reviewer.analysis.reading.scan import Cancel, poll
 from reviewer.model.records import record
 
 STDOUT = re.compile(r"^\s*stdout:\s?(?P<v>.*)$")

@@ -14,8 +14,8 @@ import re
 import sys
 from functools import lru_cache
 
-from reviewer.analysis import golang
-from reviewer.analysis.found import Found, source_line
+from reviewer.analysis.reading import golang
+from reviewer.analysis.reading.found import Found, source_line
 
 MAX_SOURCE = 1_000_000
 FILE_NAME = re.compile(r"^[\w./-]{1,120}\.(?:py|go|rs|js|ts|java|c|h|cc|cpp|rb|txt|json|csv|tsv|toml|ya?ml|md|out|log|xml|html|ini|cfg)$")

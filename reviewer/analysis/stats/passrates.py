@@ -12,7 +12,7 @@ Definitions (documented for ``reviewer stats --json`` and the report):
   ``repaired`` argument (None, the default: no re-score, so no re-scored figures).
 - *unlabelled*: failures without a verdict (never labelled, deferred, stale or disputed): the
   corrected figure can still rise by that many checks, so a half-labelled folder is never final.
-- Every rate carries a Wilson 95% interval (:func:`reviewer.analysis.intervals.wilson`).
+- Every rate carries a Wilson 95% interval (:func:`reviewer.analysis.stats.intervals.wilson`).
 - *ranking*: models by pass rate, highest first, as graded and as corrected; ties share a
   place (competition ranking: 1, 2, 2, 4) and are listed by name.
 """
@@ -23,8 +23,8 @@ import math
 from collections.abc import Collection
 from typing import Any
 
-from reviewer.analysis.facts import Facts, FailureFact, FailureKey, RunChecks
-from reviewer.analysis.intervals import wilson
+from reviewer.analysis.stats.facts import Facts, FailureFact, FailureKey, RunChecks
+from reviewer.analysis.stats.intervals import wilson
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
 

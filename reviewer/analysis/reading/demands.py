@@ -3,9 +3,9 @@
 A demand has a kind (``literal``, ``key``, ``symbol``, ``file``, ``error``, ``separator``) and a
 value. This module reads them from grader output of any kind: Go compiler and test messages,
 pytest assertion rewriting and Python exceptions, golden-set expectations, candidate-runner
-errors, and expected/actual pairs (:mod:`reviewer.analysis.pairs`). A demand raised by the
+errors, and expected/actual pairs (:mod:`reviewer.analysis.reading.pairs`). A demand raised by the
 model's *own* code (``./roman.go:20: undefined: strings``) is not the check's demand and is
-skipped. Whether the brief states each demand is decided in :mod:`reviewer.analysis.evidence`.
+skipped. Whether the brief states each demand is decided in :mod:`reviewer.analysis.evidence.engine`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import enum
 import re
 
-from reviewer.analysis.brief import Stated
-from reviewer.analysis.notation import canon, has_digit, strip_quotes
-from reviewer.analysis.pairs import Pair, listed_values, message_lines
-from reviewer.analysis.scan import Cancel, poll
+from reviewer.analysis.reading.brief import Stated
+from reviewer.analysis.reading.notation import canon, has_digit, strip_quotes
+from reviewer.analysis.reading.pairs import Pair, listed_values, message_lines
+from reviewer.analysis.reading.scan import Cancel, poll
 from reviewer.model.records import record
 
 

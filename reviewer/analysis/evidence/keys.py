@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from reviewer.analysis.nearmiss import NearMiss
-from reviewer.analysis.notation import is_number, key_form, strip_quotes
-from reviewer.analysis.output import Printed
+from reviewer.analysis.reading.nearmiss import NearMiss
+from reviewer.analysis.reading.notation import is_number, key_form, strip_quotes
+from reviewer.analysis.reading.output import Printed
 from reviewer.model.records import record
 
 SPLIT = re.compile(r"""\.(?:r?split|Split|SplitN)\(\s{0,8}(?:[^,()\n]{0,80},\s{0,8})?(?P<sep>"[^"\n]{0,8}"|'[^'\n]{0,8}'|\)|None)""")

@@ -1,7 +1,7 @@
 """Notation near-misses: the expected and the actual value differ only in how they are written.
 
 A pair is flagged when the two raw values differ and their normalised forms
-(:mod:`reviewer.analysis.notation`) are equal. The notations told apart: ``case``,
+(:mod:`reviewer.analysis.reading.notation`) are equal. The notations told apart: ``case``,
 ``vocabulary`` (``yes``/``true``/``1``/``on``, ``none``/``null``), ``whitespace``,
 ``separator``, ``quoting``, ``number format`` (``1`` vs ``1.0``), ``precision`` (more decimals
 than the expected value, equal once rounded), ``key renamed`` and ``field order``. A near-miss
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from reviewer.analysis.notation import (
+from reviewer.analysis.reading.notation import (
     QUOTES,
     Token,
     canon,
@@ -22,8 +22,8 @@ from reviewer.analysis.notation import (
     split_tokens,
     strip_quotes,
 )
-from reviewer.analysis.pairs import Pair, pairs_from_message
-from reviewer.analysis.scan import quoted_values
+from reviewer.analysis.reading.pairs import Pair, pairs_from_message
+from reviewer.analysis.reading.scan import quoted_values
 from reviewer.model.records import record
 
 MAX_TOKENS = 200

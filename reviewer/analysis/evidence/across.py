@@ -12,21 +12,18 @@ labelled shares, for a screen to move through. Pure over the store; polls ``canc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
-from typing import TYPE_CHECKING
+from dataclasses import field, replace
 
-from reviewer.analysis.demands import DemandKind
-from reviewer.analysis.notation import strip_quotes
-from reviewer.analysis.output import program_output
-from reviewer.analysis.scan import Cancel, poll
+from reviewer.analysis.evidence.engine import Evidence, Hint, evidence_for
+from reviewer.analysis.reading.demands import DemandKind
+from reviewer.analysis.reading.notation import strip_quotes
+from reviewer.analysis.reading.output import program_output
+from reviewer.analysis.reading.scan import Cancel, poll
 from reviewer.model import Failure, Run
 from reviewer.model.check import Check, check_id
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.protocol import Store
-
-if TYPE_CHECKING:
-    from reviewer.analysis.evidence import Evidence
 
 MAX_ROWS = 500
 SHOWN = 80
@@ -137,9 +134,7 @@ def cap(text: str) -> str:
 
 def across(store: Store, run: Run, failure: Failure, ev: Evidence | None = None, cancel: Cancel | None = None) -> Across:
     """The same check across every run of the task with a grader of the same name."""
-    from reviewer.analysis.evidence import evidence_for
-
-    ev = ev if ev is not None else evidence_for(store, run, failure, cancel, with_across=False)
+    ev = ev if ev is not None else evidence_for(store, run, failure, cancel)
     keys = tuple(d.value for d in ev.demands if d.kind is DemandKind.KEY)
     rows: list[AcrossRow] = []
     notations: list[str] = []
@@ -156,7 +151,7 @@ def across(store: Store, run: Run, failure: Failure, ev: Evidence | None = None,
         seen, notation, fid = cap(looked_at(c, keys)), "", ""
         if c.failing:
             fid = other.failure_id(check_id(failure.grader, c.key))
-            oev = ev if other.key == run.key else evidence_for(store, other, Failure(fid, other.key, failure.grader, c), cancel, with_across=False)
+            oev = ev if other.key == run.key else evidence_for(store, other, Failure(fid, other.key, failure.grader, c), cancel)
             nearest, notation = notation_of(oev)
             if not seen and nearest:
                 seen = cap(nearest)
@@ -168,6 +163,16 @@ def across(store: Store, run: Run, failure: Failure, ev: Evidence | None = None,
     present = [r for r in rows if r.result != "absent"]
     failing = sum(1 for r in present if r.result in ("fail", "error"))
     return Across(run.task, failure.grader, failure.check.key, keys, tuple(rows), failing, len(present), tuple(notations))
+
+
+def with_across(store: Store, run: Run, failure: Failure, cancel: Cancel | None = None) -> tuple[Evidence, Across]:
+    """The evidence of a failure and the same check across models (it reads every run of the
+    task, so the strip leaves it to its own view); the across hint is added to the evidence."""
+    ev = evidence_for(store, run, failure, cancel)
+    found = across(store, run, failure, ev, cancel)
+    if found.hint:
+        ev = replace(ev, hints=ev.hints + (Hint("across", found.hint, towards=found.towards and bool(ev.near_misses)),))
+    return ev, found
 
 
 @record

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from reviewer.analysis.found import Found, source_line
+from reviewer.analysis.reading.found import Found, source_line
 
 FUNC = re.compile(r"(?m)^func[ \t]+(?:\([^)\n]{0,300}\)[ \t]*)?([A-Za-z_]\w{0,100})[ \t]*(?:\[[^\]\n]{0,300}\])?\(")
 DECL = re.compile(r"(?m)^\s*(?:type|var|const)\s+([A-Za-z_]\w*)")

@@ -11,8 +11,8 @@ decidable. Pure.
 
 from __future__ import annotations
 
-from reviewer.analysis.evidence import Evidence
-from reviewer.analysis.proposals import propose, repair_of
+from reviewer.analysis.evidence.engine import Evidence
+from reviewer.analysis.evidence.proposals import propose, repair_of
 from reviewer.model.records import record
 from reviewer.model.repair import Repair, RepairKind, describe_repair, format_repair
 from reviewer.model.sanitize import one_line

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reviewer.analysis.brief import Stated
-from reviewer.analysis.demands import Demand, DemandKind
-from reviewer.analysis.evidence import Evidence
-from reviewer.analysis.nearmiss import NearMiss
+from reviewer.analysis.evidence.across import Across
+from reviewer.analysis.evidence.engine import Evidence
+from reviewer.analysis.reading.brief import Stated
+from reviewer.analysis.reading.demands import Demand, DemandKind
+from reviewer.analysis.reading.nearmiss import NearMiss
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 
@@ -207,9 +208,8 @@ def near_miss_json(nm: NearMiss) -> dict[str, Any]:
     }
 
 
-def across_json(ev: Evidence) -> dict[str, Any] | None:
+def across_json(a: Across | None) -> dict[str, Any] | None:
     """The across-models summary for ``show --json`` (None when not computed)."""
-    a = ev.across
     if a is None:
         return None
     return {
@@ -220,8 +220,9 @@ def across_json(ev: Evidence) -> dict[str, Any] | None:
     }
 
 
-def evidence_json(ev: Evidence) -> dict[str, Any]:
-    """The evidence exactly as the strip shows it, as JSON-ready data."""
+def evidence_json(ev: Evidence, across: Across | None = None) -> dict[str, Any]:
+    """The evidence exactly as the strip shows it, as JSON-ready data (with the same check
+    across models when given)."""
     report = evidence_report(ev)
     crash = ev.crash
     return {
@@ -234,7 +235,7 @@ def evidence_json(ev: Evidence) -> dict[str, Any]:
             "partial": crash.partial, "hides": [plain(k) for k in crash.hides],
         },
         "hints": [{"kind": h.kind, "text": plain(h.text), "towards": h.towards} for h in ev.hints],
-        "across": across_json(ev),
+        "across": across_json(across),
         "saved_elsewhere": [plain(s) for s in ev.saved_elsewhere],
         "towards_specification": ev.towards_specification,
         "causes": [plain(c) for c in ev.causes],

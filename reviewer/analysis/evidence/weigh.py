@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from reviewer.analysis.brief import UNSTATED, BriefIndex, Stated, Where
-from reviewer.analysis.code import CodeFile, defines, has_file, prints_key, writes_literal
-from reviewer.analysis.demands import Demand, DemandKind
-from reviewer.analysis.found import Found
-from reviewer.analysis.nearmiss import NearMiss
-from reviewer.analysis.notation import has_digit, strip_quotes
-from reviewer.analysis.output import ProgramOutput
+from reviewer.analysis.reading.brief import UNSTATED, BriefIndex, Stated, Where
+from reviewer.analysis.reading.code import CodeFile, defines, has_file, prints_key, writes_literal
+from reviewer.analysis.reading.demands import Demand, DemandKind
+from reviewer.analysis.reading.found import Found
+from reviewer.analysis.reading.nearmiss import NearMiss
+from reviewer.analysis.reading.notation import has_digit, strip_quotes
+from reviewer.analysis.reading.output import ProgramOutput
 
 ROOT_WORDS = re.compile(r"\b(?:workspace|top[- ]level|top of|root|this folder|current (?:folder|directory)|same folder)\b", re.IGNORECASE)
 MAX_ORIGINS = 8

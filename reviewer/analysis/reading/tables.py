@@ -14,7 +14,7 @@ import ast
 import re
 from functools import lru_cache
 
-from reviewer.analysis.source import const_str, parse_python
+from reviewer.analysis.reading.source import const_str, parse_python
 
 TABLE_VALUES = 4
 MAX_ROWS = 10_000

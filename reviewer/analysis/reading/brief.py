@@ -12,7 +12,7 @@ import enum
 import re
 from functools import lru_cache
 
-from reviewer.analysis.notation import words
+from reviewer.analysis.reading.notation import words
 from reviewer.model.records import record
 
 MAX_BRIEF = 400_000

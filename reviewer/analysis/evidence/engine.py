@@ -5,36 +5,32 @@ hid the output.
 :func:`analyse` is pure (texts in, :class:`Evidence` out); :func:`evidence_for` reads the brief,
 the grader source, the graded code and the other checks of the grader through a
 :class:`SessionStore` and calls it. Both are safe in a worker thread and poll ``cancel``
-(raising :class:`~reviewer.analysis.scan.Cancelled`). Evidence points towards specification;
-it never sets a label. :mod:`reviewer.analysis.report` turns it into the lines the strip and
+(raising :class:`~reviewer.analysis.reading.scan.Cancelled`). Evidence points towards specification;
+it never sets a label. :mod:`reviewer.analysis.evidence.strip` turns it into the lines the strip and
 ``reviewer show`` print.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import field, replace
+from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-from reviewer.analysis.brief import BriefIndex, brief_index
-from reviewer.analysis.code import CodeFile
-from reviewer.analysis.demands import Context, Demand, DemandKind, message_demands, pair_demands
-from reviewer.analysis.judge import directed, from_source, lookup, merge, met_by
-from reviewer.analysis.keys import key_near_misses, key_use
-from reviewer.analysis.nearmiss import NearMiss, near_misses
-from reviewer.analysis.notation import canon, strip_quotes
-from reviewer.analysis.output import Crash, ProgramOutput, find_crash, program_output
-from reviewer.analysis.pairs import Pair, message_lines, pairs_from_message
-from reviewer.analysis.scan import Cancel, poll
-from reviewer.analysis.source import case_expected, check_function, source_demands
-from reviewer.analysis.tables import TABLE_VALUES, bound_literals
+from reviewer.analysis.evidence.keys import key_near_misses, key_use
+from reviewer.analysis.evidence.weigh import directed, from_source, lookup, merge, met_by
+from reviewer.analysis.reading.brief import BriefIndex, brief_index
+from reviewer.analysis.reading.code import CodeFile
+from reviewer.analysis.reading.demands import Context, Demand, DemandKind, message_demands, pair_demands
+from reviewer.analysis.reading.nearmiss import NearMiss, near_misses
+from reviewer.analysis.reading.notation import canon, strip_quotes
+from reviewer.analysis.reading.output import Crash, ProgramOutput, find_crash, program_output
+from reviewer.analysis.reading.pairs import Pair, message_lines, pairs_from_message
+from reviewer.analysis.reading.scan import Cancel, poll
+from reviewer.analysis.reading.source import case_expected, check_function, source_demands
+from reviewer.analysis.reading.tables import TABLE_VALUES, bound_literals
 from reviewer.model import Failure, Run
 from reviewer.model.records import record
 from reviewer.store.protocol import Store
-
-if TYPE_CHECKING:
-    from reviewer.analysis.across import Across
 
 CANDIDATE_WRONG = re.compile(r"^test (?P<i>\d+): wrong answer (?P<v>.+)$")
 CANDIDATE_ERROR = re.compile(r"^test (?P<i>\d+): ")
@@ -86,7 +82,6 @@ class Evidence:
         output_shown: the failure text shows the program's output.
         brief_missing: the brief could not be read, so nothing counts as stated.
         errors: what could not be read (a grader source file, the brief, lines past a budget).
-        across: the same check across models, when computed.
     """
 
     failure_id: str
@@ -100,7 +95,6 @@ class Evidence:
     output_shown: bool = False
     brief_missing: bool = False
     errors: tuple[str, ...] = ()
-    across: Across | None = field(default=None, compare=False)
 
     @property
     def unstated(self) -> tuple[Demand, ...]:
@@ -286,10 +280,11 @@ def code_files(store: Store, run: Run, attempt_number: int) -> tuple[CodeFile, .
     return tuple(out)
 
 
-def evidence_for(store: Store, run: Run, failure: Failure, cancel: Cancel | None = None, with_across: bool = False) -> Evidence:
+def evidence_for(store: Store, run: Run, failure: Failure, cancel: Cancel | None = None) -> Evidence:
     """The evidence of a failure, reading the brief, grader source, graded code and the other
-    checks of the grader via the store; with ``with_across`` also the same check across
-    models (it reads every run of the task, so the strip leaves it to its own view). Raises :class:`~reviewer.analysis.scan.Cancelled` when ``cancel`` says stop."""
+    checks of the grader via the store (the same check across models is
+    :func:`reviewer.analysis.evidence.across.with_across`). Raises
+    :class:`~reviewer.analysis.reading.scan.Cancelled` when ``cancel`` says stop."""
     errors = []
     blob = store.brief(run)
     brief = None if blob.error else blob.text
@@ -328,10 +323,4 @@ def evidence_for(store: Store, run: Run, failure: Failure, cancel: Cancel | None
         where = cwd or "the top of the workspace"
         hints.append(Hint("saved-elsewhere", f"the graded files were saved under {', '.join(saved)}/, the grader ran in {where}: decidable by grading them where they were saved"))
     ev = replace(ev, hints=tuple(hints), saved_elsewhere=tuple(saved) if saved and cwd not in saved else (), errors=tuple(errors) + ev.errors)
-    if with_across:
-        from reviewer.analysis.across import across
-
-        ev = replace(ev, across=across(store, run, failure, ev, cancel))
-        if ev.across is not None and ev.across.hint:
-            ev = replace(ev, hints=ev.hints + (Hint("across", ev.across.hint, towards=ev.across.towards and bool(ev.near_misses)),))
     return ev
