@@ -16,7 +16,7 @@ Key scheme per format:
 - ``go-test-json`` / ``go-test-v`` (:mod:`.go_test`): the test name, ``TestA``, ``TestA/sub``
   (a parent failing only through a subtest is a check too, as Go reports it); qualified as
   ``<package>.<name>`` when the same name occurs in several packages of one output;
-  ``build:<pkg>`` for a build or setup failure (``build:<folder>`` for ``found packages``);
+  ``build:<pkg>`` for a build or setup failure (``build`` for ``found packages`` or a GOPATH ``_/folder``);
   ``package:<pkg>`` for a package that failed without a failing test (panic in ``init``,
   timeout outside a test). Package summary lines (``FAIL pkg 0.1s``, ``ok pkg``) are not checks.
 - ``pytest`` (:mod:`.pytest_text`, ``-rA`` output): the node id ``test_x.py::test_a[1-2]``;

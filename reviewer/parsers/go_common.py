@@ -12,7 +12,7 @@ a parser reads its input, and turns them into checks at the end (:meth:`GoRun.ch
 - a failed package with no failing test is ``build:<pkg>`` when its build or setup failed,
   else ``package:<pkg>`` (a panic in ``init``/``TestMain``, a timeout outside any test);
 - build output with no package result (a block that was cut off, ``found packages``) is
-  ``build:<pkg>`` too (``build:<folder name>`` for ``found packages ... in DIR``).
+  ``build:<pkg>`` too (``build`` for ``found packages ... in DIR``: never the folder's name).
 """
 
 from __future__ import annotations
@@ -33,14 +33,18 @@ BUILD_LOCATION = (".go",)
 
 
 def normalize_pkg(value: str) -> str:
-    """``example.com/x [example.com/x.test]`` -> ``example.com/x``; ``[example.com/x]`` -> ``example.com/x``."""
+    """``example.com/x [example.com/x.test]`` -> ``example.com/x``; ``[example.com/x]`` -> ``example.com/x``.
+
+    A GOPATH-mode local package (``_/home/me/roman``) is named by its absolute folder, which
+    differs wherever the code is graded (a re-score's sandbox): it becomes "" (``build``)."""
     value = value.strip()
     if value.startswith("[") and value.endswith("]"):
         value = value[1:-1].strip()
     cut = value.find(" [")
     if cut > 0:
         value = value[:cut]
-    return value.strip()
+    value = value.strip()
+    return "" if value.startswith("_/") else value
 
 
 def split_result_line(stripped: str) -> tuple[CheckStatus, str] | None:
@@ -167,7 +171,7 @@ class GoRun:
     # --- plain build lines (go -v, and go -json before Go 1.24) ---------------------------
 
     def start_block(self, key: str, first: str) -> None:
-        """Start collecting build output under ``key`` (a package or ``dir:<folder>``)."""
+        """Start collecting build output under ``key`` (a package, or ``dir:`` for a folder Go names no package of)."""
         lines = self.build_blocks.setdefault(key, [])
         self.block_seq.setdefault(key, self._next())
         lines.append(first)
@@ -188,8 +192,7 @@ class GoRun:
             self.start_block(normalize_pkg(line[2:]), line)
             return True
         if line.startswith("found packages ") or line.startswith("can't load package"):
-            folder = line.rsplit(" in ", 1)[-1].rstrip("/").rsplit("/", 1)[-1] if " in " in line else ""
-            self.start_block(f"dir:{folder}", line)
+            self.start_block("dir:", line)
             self.end_block()
             return True
         pkg = build_fail_pkg(line)

@@ -109,8 +109,38 @@ def test_build_failures(ext, name, line, loc):
 @BOTH
 def test_found_packages_is_a_build_check(ext):
     checks = parse("twopkgs", ext)
-    assert failing(checks) == {"build:twopkgs": FAIL}
+    assert failing(checks) == {"build": FAIL}
     assert "found packages main (main.go) and shapes (shapes.go)" in checks[0].message
+
+
+@BOTH
+def test_a_build_check_does_not_carry_the_folder_name(ext, tmp_path):
+    """The same code graded in two folders of other names (GOPATH mode names the package by its
+    absolute folder; ``found packages`` names only the folder) has the same check ids: a
+    re-score grades it in the sandbox's own folder."""
+    import shutil
+    import subprocess
+
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("go is not installed")
+    keys = []
+    for case, files in (("gopath", {"roman.go": "package roman\nfunc X() int { return y }\n",
+                                     "roman_test.go": 'package roman\nimport "testing"\nfunc TestX(t *testing.T) { X() }\n'}),
+                        ("found", {"go.mod": "module roman\n", "roman.go": "package main\nfunc main() {}\n",
+                                   "roman_test.go": 'package roman\nimport "testing"\nfunc TestX(t *testing.T) {}\n'})):
+        for folder in ("roman", "elsewhere"):
+            work = tmp_path / case / folder
+            work.mkdir(parents=True)
+            for name, text in files.items():
+                (work / name).write_text(text)
+            env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GOCACHE": str(tmp_path / "cache"), "GOFLAGS": "-mod=mod",
+                   "GOPROXY": "off", "GOTOOLCHAIN": "local", "GO111MODULE": "off" if case == "gopath" else "on"}
+            flag = "-json" if ext == "json" else "-v"
+            out = subprocess.run([go, "test", flag, "."], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+            checks = parse_output(out.stdout + out.stderr, "go-test-json" if ext == "json" else "go-test-v")
+            keys.append((case, sorted(c.key for c in checks if c.failing)))
+    assert keys == [("gopath", ["build"]), ("gopath", ["build"]), ("found", ["build"]), ("found", ["build"])]
 
 
 @BOTH
