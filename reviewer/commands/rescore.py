@@ -33,7 +33,7 @@ from reviewer.model.repair import (
     usage,
 )
 from reviewer.model.sanitize import plain
-from reviewer.rescore.engine import Options, Rescore, rescore_grader
+from reviewer.rescore.engine import Options, Rescore, observe_grader, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import SessionStore
@@ -155,8 +155,8 @@ def as_line(r: Rescore, record: str) -> str:
 class Bar:
     """A one-line progress bar on stderr, when stderr is a terminal."""
 
-    def __init__(self, total: int, stream: Any = None) -> None:
-        self.total, self.done = total, 0
+    def __init__(self, total: int, stream: Any = None, what: str = "gradings re-scored") -> None:
+        self.total, self.done, self.what = total, 0, what
         self.stream = stream or sys.stderr
         self.on = total > 0 and self.stream.isatty()
 
@@ -166,7 +166,7 @@ class Bar:
         if self.on:
             width = 30
             filled = int(width * self.done / self.total)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} gradings re-scored")
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.what}")
             self.stream.flush()
 
     def close(self) -> None:
@@ -177,17 +177,20 @@ class Bar:
 
 
 def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, workers: int,
-             emit: Callable[[list[Rescore] | None, Job, str], None]) -> None:
-    """Run the jobs in parallel; ``emit(results, job, error)`` on the calling thread as each ends."""
+             emit: Callable[[list[Any] | None, Job, str], None], observe: bool = False) -> None:
+    """Run the jobs in parallel (re-scores, or with ``observe`` observations); ``emit(results, job,
+    error)`` on the calling thread as each ends."""
     stop = threading.Event()
-    bar = Bar(len(jobs))
+    bar = Bar(len(jobs), what="gradings observed" if observe else "gradings re-scored")
 
-    def work(job: Job) -> tuple[Rescore, ...]:
+    def work(job: Job) -> tuple[Any, ...]:
+        if observe:
+            return (observe_grader(store, job.run, job.grader, options=options, tool=tool, cancel=stop.is_set),)
         return rescore_grader(store, job.run, job.grader, tuple(job.repairs), job.failures, options=options, tool=tool,
                               cancel=stop.is_set)
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        pending: dict[Future[tuple[Rescore, ...]], Job] = {pool.submit(work, j): j for j in jobs}
+        pending: dict[Future[tuple[Any, ...]], Job] = {pool.submit(work, j): j for j in jobs}
         try:
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)

@@ -23,6 +23,9 @@ class CheckStatus(str, enum.Enum):
 
 FAILING_STATUSES = frozenset({CheckStatus.FAIL, CheckStatus.ERROR})
 
+OUTPUT_FORMATS: tuple[str, ...] = ("go-test-json", "go-test-v", "pytest", "junit", "candidate", "golden", "fallback")
+"""The grader-output formats the parsers read (``reviewer.parsers``)."""
+
 
 @record
 class Check:

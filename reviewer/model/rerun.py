@@ -81,6 +81,10 @@ class Rerun:
         reads: workspace paths of files the checker reads (a repair re-expresses them too).
         time_limit: wall-clock seconds the grader may take.
         env: extra environment variables the command needs.
+        format: the format of what the re-run prints (or writes to ``report``): a grader-output
+            format name (``pytest``, ``junit``, ``go-test-json`` ...); "" = the grader's own.
+        report: the workspace path of a file the re-run writes its results to (a JUnit XML
+            report), read instead of what it prints; "" = what it prints.
         problem: why this table cannot be used ("" when it can); ``reviewer check`` reports it.
     """
 
@@ -94,6 +98,8 @@ class Rerun:
     reads: tuple[str, ...] = ()
     time_limit: float = DEFAULT_TIME_LIMIT
     env: tuple[tuple[str, str], ...] = field(default=())
+    format: str = ""
+    report: str = ""
     problem: str = ""
 
     @property

@@ -36,14 +36,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from reviewer.model.check import Check
+from reviewer.model.check import OUTPUT_FORMATS, Check
 from reviewer.parsers import candidate, fallback, go_test, golden, junit, pytest_text
 from reviewer.parsers.text import clean, strip_ansi, unique_keys
 from reviewer.parsers.unreadable import reason_of, unreadable
 
 __all__ = ["FORMATS", "detect_format", "parse_output", "strip_ansi", "unreadable"]
 
-FORMATS: tuple[str, ...] = ("go-test-json", "go-test-v", "pytest", "junit", "candidate", "golden", "fallback")
+FORMATS: tuple[str, ...] = OUTPUT_FORMATS
 
 _PARSERS: dict[str, Callable[[str], list[Check]]] = {
     "go-test-json": go_test.parse_json,

@@ -12,17 +12,22 @@ it never writes the record (:mod:`reviewer.rescore.record` does).
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import field, replace
 from datetime import UTC, datetime
 
 from reviewer.model import Failure, GraderRecord, Run
-from reviewer.model.check import Check
+from reviewer.model.check import Check, CheckStatus
+from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
 from reviewer.model.repair import Repair, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
 from reviewer.parsers import parse_output
+from reviewer.parsers.fallback import KEY as FALLBACK_KEY
+from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
 from reviewer.rescore.layout import StagingError, fresh_staging
 from reviewer.rescore.runtime import Found, RuntimeMissing, describe, runtimes
 from reviewer.rescore.sandbox import (
@@ -39,8 +44,27 @@ from reviewer.store.protocol import Store
 
 MESSAGE_CAP = 4000
 MISSING = "missing"
-START = (f'mkdir -p {INSIDE}/home {INSIDE}/tmp {INSIDE}/cache && cp -R {INSIDE}/in/ws {INSIDE}/run && cd "{INSIDE}/run/$1" && exec /bin/bash -c "$2"'
-         )
+OBSERVE = f"{INSIDE}/obs"
+"""Where the observing shim notes each run of the program (the sandbox's own tmpfs)."""
+REPORT_MARK = "--report--"
+STREAM_KEEP = 96 << 10
+MAX_INVOCATIONS = 200
+START = (
+    f'mkdir -p {INSIDE}/home {INSIDE}/tmp {INSIDE}/cache {OBSERVE} && cp -R {INSIDE}/in/ws {INSIDE}/run '
+    f'&& cd "{INSIDE}/run/$1" || exit 125; '
+    'if [ -z "$3" ]; then exec /bin/bash -c "$2"; fi; '
+    # The side channel (notes of the program's runs, the report file) is fd 9 for this script only:
+    # the grader runs without it, under a time limit a little below the watchdog's, so its notes
+    # are sent even when it runs out of time.
+    'exec 9>&"$3"; eval "exec $3>&-"; '
+    'timeout -k 2 "$4" /bin/bash -c "$2" 9>&-; s=$?; '
+    'printf \'{"status": %d}\\n\' "$s" >&9; '
+    f'for f in {OBSERVE}/*.json; do [ -f "$f" ] && [ ! -L "$f" ] && cat -- "$f" >&9 && echo >&9; done; '
+    f'[ -f {OBSERVE}/dropped ] && printf \'{{"dropped": %d}}\\n\' "$(wc -c < {OBSERVE}/dropped)" >&9; '
+    f'r="{INSIDE}/run/$5"; if [ -n "$5" ] && [ -f "$r" ] && [ ! -L "$r" ]; then echo "{REPORT_MARK}" >&9; '
+    'head -c 4000000 -- "$r" >&9; fi; '
+    'exit $s'
+)
 Progress = Callable[[str, float], None]
 
 
@@ -104,6 +128,7 @@ class Rescore:
     seconds: float = 0.0
     at: str = ""
     notes: tuple[str, ...] = ()
+    observation: Observation | None = None
 
     def passing(self, which: str) -> tuple[int, int]:
         """(checks passing, checks) in ``recorded``, ``before`` or ``after``."""
@@ -152,43 +177,155 @@ def environment(found: tuple[Found, ...], rerun: Rerun, extra: tuple[tuple[str, 
     return env
 
 
+@record
+class Ran:
+    """One run of the grader in the sandbox: what it did, its checks, what was seen of the program.
+
+    Attributes:
+        outcome: the sandbox's outcome (exit status, output, why it was stopped).
+        checks: the checks read from its output (or its report file).
+        readable: the output (or report) was read as the grader's format; False when it was
+            not (its checks then say nothing, and an absent check never counts as a pass).
+        problem: why it was not readable ("" when it was).
+        observation: the program's runs, when they were observed.
+    """
+
+    outcome: Outcome
+    checks: tuple[Check, ...]
+    readable: bool = True
+    problem: str = ""
+    observation: Observation | None = None
+
+
 def one_run(tool: Tool, store: Store, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
-            found: tuple[Found, ...], limits: Limits, cancel: Callable[[], bool]) -> tuple[Outcome, list[Check]]:
-    """Lay out and run the grader once; its outcome and parsed checks."""
+            found: tuple[Found, ...], limits: Limits, cancel: Callable[[], bool], observe: bool = False) -> Ran:
+    """Lay out and run the grader once; its outcome, parsed checks and (``observe``, with a
+    declared ``program``) the program's runs."""
+    watch = observe and bool(rerun.program)
     with fresh_staging() as staging:
         try:
-            staged = lay_out(store.root, run, grader, rerun, repairs, staging, found[0])
+            staged = lay_out(store.root, run, grader, rerun, repairs, staging, found[0], OBSERVE if watch else "")
         except StagingError as exc:
             raise NotRerunnable(str(exc)) from None
         binds = [b for f in found for b in f.binds]
         env = environment(found, rerun, staged.env)
-        outcome = run_sandboxed(tool, staging, ["/bin/bash", "-c", START, "rescore", rerun.cwd, rerun.command],
-                                binds=binds, env=env, limits=limits, cancel=cancel)
-    checks = parse_output(outcome.output, grader.format or None, exit_status=outcome.exit_status)
-    return outcome, checks
+        side = os.pipe() if watch or rerun.report else None
+        extra = [str(side[1]), f"{inner_seconds(limits.wall_seconds):g}", rerun.report] if side else ["", "", ""]
+        outcome = run_sandboxed(tool, staging, ["/bin/bash", "-c", START, "rescore", rerun.cwd, rerun.command, *extra],
+                                binds=binds, env=env, limits=limits, cancel=cancel, side=side)
+    status, notes, dropped, report = read_side(outcome.side)
+    if side is not None and status is not None and outcome.exit_status == 0 and status != 0:
+        outcome = replace(outcome, exit_status=status)
+    if side is not None and status == 124 and not outcome.stopped:
+        outcome = replace(outcome, stopped=f"time limit ({inner_seconds(limits.wall_seconds):g} s inside the sandbox)")
+    text = outcome.output
+    if rerun.report:
+        text = report if report is not None else ""
+    fmt = rerun.format or grader.format or None
+    checks, problem = parse_rerun(text, fmt, outcome.exit_status, rerun.report if report is None else "")
+    observation = None
+    if watch:
+        observation = Observation(f"{run.key}#{grader.name}", rerun.program, utc_now(), tuple(invocations(notes)),
+                                  dropped + max(0, len(notes) - MAX_INVOCATIONS), outcome.exit_status,
+                                  outcome.stopped or outcome.limit)
+    return Ran(outcome, tuple(checks), not problem, problem, observation)
 
 
-def status_in(checks: dict[str, Check], key: str, outcome: Outcome) -> tuple[str, str]:
-    """A check's status in one run, and its text. A check absent from the output of a grader that
-    exited 0 passed (a build failure that is gone once the files are where they belong)."""
+def inner_seconds(wall: float) -> float:
+    """The grader's own time limit inside the sandbox: a little below the watchdog's, so that what
+    it saw is still sent when it runs out of time."""
+    return max(1.0, round(wall - min(5.0, wall * 0.2), 1))
+
+
+def read_side(side: bytes) -> tuple[int | None, list[dict[str, object]], int, str | None]:
+    """(the grader's exit status, the notes of the program's runs, runs not noted, the report
+    file's text or None) from the side channel."""
+    text = side.decode("utf-8", "replace")
+    head, mark, report = text.partition(f"\n{REPORT_MARK}\n")
+    status: int | None = None
+    dropped = 0
+    notes: list[dict[str, object]] = []
+    for line in head.splitlines():
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(value, dict):
+            continue
+        if set(value) == {"status"} and isinstance(value["status"], int):
+            status = value["status"]
+        elif set(value) == {"dropped"} and isinstance(value["dropped"], int):
+            dropped = value["dropped"]
+        else:
+            notes.append(value)
+    return status, notes, dropped, report if mark else None
+
+
+def kept(value: object) -> str:
+    """A noted stream as text, cut to :data:`STREAM_KEEP` characters (head and tail)."""
+    text = value if isinstance(value, str) else ""
+    if len(text) <= STREAM_KEEP:
+        return text
+    half = STREAM_KEEP // 2
+    return text[:half] + STREAM_CUT + text[-half:]
+
+
+def invocations(notes: list[dict[str, object]]) -> list[Invocation]:
+    """The notes the shim made, as invocations (a note that is not one is skipped)."""
+    out = []
+    for n in notes[:MAX_INVOCATIONS]:
+        argv, status, cut, seconds = n.get("argv"), n.get("exit_status"), n.get("cut"), n.get("seconds")
+        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            continue
+        out.append(Invocation(
+            argv=tuple(a[:1000] for a in argv[:100]), stdin=kept(n.get("stdin")), stdout=kept(n.get("stdout")),
+            stderr=kept(n.get("stderr")), exit_status=status if isinstance(status, int) and not isinstance(status, bool) else None,
+            test=kept(n.get("test"))[:500],
+            cut=tuple(c for c in cut if c in ("stdin", "stdout", "stderr")) if isinstance(cut, list) else (),
+            seconds=float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else 0.0))
+    return out
+
+
+def parse_rerun(text: str, fmt: str | None, exit_status: int | None, missing_report: str = "") -> tuple[list[Check], str]:
+    """The checks of a re-run's output, and why it could not be read ("" when it could).
+
+    Output the declared format cannot read is never a pass: it gives no checks of the grader's,
+    only the reason (a re-run that prints pytest's text where JUnit XML is declared, or writes
+    no report)."""
+    if missing_report:
+        return [], f"the re-run wrote no report at {missing_report} (the [grader.rerun] `report`)"
+    checks = parse_output(text, fmt, exit_status=exit_status)
+    bad = next((c for c in checks if c.key == UNREADABLE_KEY), None)
+    if bad is not None:
+        return [], bad.message.split("\n", 1)[0]
+    if fmt and fmt != "fallback" and len(checks) == 1 and checks[0].key == FALLBACK_KEY:
+        return [], f"the re-run's output is not {fmt} output (declare what it prints with [grader.rerun] `format`)"
+    return checks, ""
+
+
+def status_in(checks: dict[str, Check], key: str, ran: Ran) -> tuple[str, str]:
+    """A check's status in one run, and its text. A check absent from a readable output of a
+    grader that exited 0 passed (a build failure that is gone once the files are where they
+    belong); absent from an output that could not be read, it is an error."""
     if key in checks:
         return checks[key].status.value, checks[key].message
-    if outcome.exit_status == 0 and not outcome.stopped:
+    if not ran.readable:
+        return CheckStatus.ERROR.value, ran.problem
+    if ran.outcome.exit_status == 0 and not ran.outcome.stopped:
         return "pass", "absent from the output, and the grader exited 0"
     return MISSING, ""
 
 
-def compare(recorded: tuple[Check, ...], before: tuple[Outcome, list[Check]],
-            after: tuple[Outcome, list[Check]]) -> tuple[CheckResult, ...]:
+def compare(recorded: tuple[Check, ...], before: Ran, after: Ran) -> tuple[CheckResult, ...]:
     """Every check that any of the three has, in recorded order, then new ones."""
     rec = {c.key: c for c in recorded}
-    bef = {c.key: c for c in before[1]}
-    aft = {c.key: c for c in after[1]}
+    bef = {c.key: c for c in before.checks}
+    aft = {c.key: c for c in after.checks}
     out = []
     for k in dict.fromkeys([*rec, *bef, *aft]):
         r = rec[k].status.value if k in rec else MISSING
-        b, _ = status_in(bef, k, before[0])
-        a, text = status_in(aft, k, after[0])
+        b, _ = status_in(bef, k, before)
+        a, text = status_in(aft, k, after)
         message = text[-MESSAGE_CAP:] if a != "pass" or a != r else ""
         out.append(CheckResult(k, r, b, a, message))
     return tuple(out)
@@ -225,6 +362,7 @@ class Comparison:
     seconds: float
     at: str
     notes: tuple[str, ...]
+    observation: Observation | None = None
 
     @property
     def broken(self) -> tuple[str, ...]:
@@ -232,13 +370,21 @@ class Comparison:
         return tuple(c.key for c in self.checks if c.recorded == "pass" and c.before == "pass" and c.after != "pass")
 
 
-def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...], *,
-                   options: Options = Options(), tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
-                   progress: Progress = lambda _m, _f: None) -> Comparison:
-    """Run ``grader_name`` of ``run`` as recorded and with ``repairs``; compare every check.
-    Raises SandboxUnavailable, NotRerunnable or Cancelled; writes nothing."""
-    if not repairs:
-        raise NotRerunnable("no repair given: a re-score needs at least one repair to try")
+@record
+class Prepared:
+    """What a grading needs to run in the sandbox: its table, the tool, the runtimes, the limits."""
+
+    grader: GraderRecord
+    rerun: Rerun
+    tool: Tool
+    found: tuple[Found, ...]
+    runtime: str
+    limits: Limits
+
+
+def prepare(run: Run, grader_name: str, options: Options, tool: Tool | None) -> Prepared:
+    """The grading's table, a working sandbox and its runtimes; NotRerunnable or
+    SandboxUnavailable otherwise (nothing runs)."""
     grader, rerun = rerun_of(run, grader_name)
     tool = tool or require_sandbox()
     wanted = parse_runtime(rerun.runtime)
@@ -248,13 +394,35 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
         raise NotRerunnable(str(exc)) from None
     limits = replace(options.limits, wall_seconds=options.wall_seconds or rerun.time_limit)
     limits = replace(limits, cpu_seconds=min(limits.cpu_seconds, max(1, int(limits.wall_seconds) + 1)))
+    return Prepared(grader, rerun, tool, found, describe(found, wanted), limits)
+
+
+def control_problem(before: Ran) -> None:
+    """NotRerunnable when the control run's output could not be read: nothing can be compared."""
+    if not before.readable:
+        tail = before.outcome.output.strip()[-600:]
+        raise NotRerunnable(f"the control run's output could not be read ({before.problem}); nothing is decided"
+                            + (f". Its last lines:\n{tail}" if tail else ""))
+
+
+def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...], *,
+                   options: Options = Options(), tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
+                   progress: Progress = lambda _m, _f: None) -> Comparison:
+    """Run ``grader_name`` of ``run`` as recorded (observing the program when the table names
+    it) and with ``repairs``; compare every check. Raises SandboxUnavailable, NotRerunnable or
+    Cancelled; writes nothing."""
+    if not repairs:
+        raise NotRerunnable("no repair given: a re-score needs at least one repair to try")
+    ready = prepare(run, grader_name, options, tool)
     started = time.monotonic()
     progress("control run (as recorded)", 0.05)
-    before_run = one_run(tool, store, run, grader, rerun, (), found, limits, cancel)
+    before_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, (), ready.found, ready.limits, cancel,
+                         observe=True)
+    control_problem(before_run)
     progress("repaired run", 0.5)
-    after_run = one_run(tool, store, run, grader, rerun, repairs, found, limits, cancel)
+    after_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, repairs, ready.found, ready.limits, cancel)
     progress("comparing", 0.95)
-    before, after = before_run[0], after_run[0]
+    before, after = before_run.outcome, after_run.outcome
     checks = compare(recorded_checks(store, run, grader_name), before_run, after_run)
     notes = []
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
@@ -263,11 +431,31 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
     for label, outcome in (("control", before), ("repaired", after)):
         if outcome.stopped or outcome.limit:
             notes.append(f"{label} run stopped: {outcome.stopped or outcome.limit}")
-    comparison = Comparison(run.key, grader_name, repairs, rerun.command, rerun.cwd, describe(found, wanted),
-                            tool.version, limits, checks, before, after, time.monotonic() - started, utc_now(),
-                            tuple(notes))
+    if not after_run.readable:
+        notes.append(f"the repaired run's output could not be read: {after_run.problem}")
+    comparison = Comparison(run.key, grader_name, repairs, ready.rerun.command, ready.rerun.cwd, ready.runtime,
+                            ready.tool.version, ready.limits, checks, before, after, time.monotonic() - started,
+                            utc_now(), tuple(notes), before_run.observation)
     progress("done", 1.0)
     return comparison
+
+
+def observe_grader(store: Store, run: Run, grader_name: str, *, options: Options = Options(), tool: Tool | None = None,
+                   cancel: Callable[[], bool] = lambda: False,
+                   progress: Progress = lambda _m, _f: None) -> Observation:
+    """Run ``grader_name`` of ``run`` once as recorded, in the sandbox, and note every run of the
+    program it names. Raises NotRerunnable (no ``program`` declared: nothing to observe),
+    SandboxUnavailable or Cancelled; writes nothing."""
+    ready = prepare(run, grader_name, options, tool)
+    if not ready.rerun.program:
+        raise NotRerunnable(f"grader {grader_name!r} of {run.key} names no program in [grader.rerun] (`program`), so "
+                            "there is no program to observe: the checker runs the code in its own process, or the "
+                            "importer was not told (reviewer import ... --program FILE)")
+    progress("control run (as recorded), observing the program", 0.05)
+    ran = one_run(ready.tool, store, run, ready.grader, ready.rerun, (), ready.found, ready.limits, cancel, observe=True)
+    progress("done", 1.0)
+    assert ran.observation is not None
+    return ran.observation
 
 
 def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...],
@@ -288,7 +476,8 @@ def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
             flipped=reproduced and row.after == "pass", reproduced=reproduced, checks=c.checks,
             output_before=c.before.output, output_after=c.after.output, exit_before=c.before.exit_status,
             exit_after=c.after.exit_status, stopped_before=c.before.stopped or c.before.limit,
-            stopped_after=c.after.stopped or c.after.limit, seconds=c.seconds, at=c.at, notes=c.notes))
+            stopped_after=c.after.stopped or c.after.limit, seconds=c.seconds, at=c.at, notes=c.notes,
+            observation=c.observation))
     return tuple(results)
 
 

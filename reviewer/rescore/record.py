@@ -2,7 +2,9 @@
 
 One file per reviewer (git merges two reviewers' experiments without conflict), one
 ``[[rescore]]`` table per failure and set of repairs (a re-score with the same repairs
-replaces the earlier one), sorted, so the same results give the same bytes. Written like the
+replaces the earlier one), and one ``[[observation]]`` table per grading: the program's runs in
+its latest control run (:mod:`reviewer.model.observation`), each stream kept as head and tail;
+sorted, so the same results give the same bytes. Written like the
 labels: the folders made from the sessions root down refusing any link on the way
 (:func:`reviewer.store.nofollow.ensure_dir`), a lock, the file re-read and merged, then temp
 file, fsync, rename (:func:`reviewer.store.atomic.atomic_write`). A file that cannot be read is
@@ -24,6 +26,7 @@ import tomli_w
 
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import reviewer_file_stem
+from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
 from reviewer.model.repair import format_repair
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
@@ -39,6 +42,10 @@ RECORD_FORMAT = 1
 OUTPUT_KEEP = 32 << 10
 FAILING = ("fail", "error")
 FILE_CAP = 64 << 20
+RUNS_KEPT = 100
+"""Runs of the program an observation keeps in the record (the rest are counted as dropped)."""
+STREAM_KEPT = {"stdin": (2 << 10, 1 << 10), "stdout": (8 << 10, 4 << 10), "stderr": (2 << 10, 6 << 10)}
+"""Characters of each stream an observation keeps in the record: (head, tail)."""
 
 
 class RecordUnsafe(Exception):
@@ -185,30 +192,103 @@ def save(root: Path, reviewer: str, results: list[Rescore] | tuple[Rescore, ...]
     Raises RecordUnsafe (a file that cannot be read) or OSError (a link on the way, a full disk).
     """
     by_session: dict[str, dict[tuple[str, tuple[str, ...]], list[Rescore]]] = {}
+    seen: dict[str, list[Observation]] = {}
     for r in results:
         key = (grading_id(r.failure), tuple(format_repair(x) for x in r.repairs))
         by_session.setdefault(split_failure_id(r.failure)[0], {}).setdefault(key, []).append(r)
+        if r.observation is not None:
+            seen.setdefault(split_failure_id(r.failure)[0], []).append(r.observation)
     written = []
     for session, groups in sorted(by_session.items()):
-        base, _, rel = record_dir(root, session)
-        folder = ensure_dir(base, rel)
-        path = folder / f"{reviewer_file_stem(reviewer)}.toml"
-        with folder_lock(folder):
-            clean_stale_temps(folder)
-            doc = read_doc(path) or {"format": RECORD_FORMAT, "reviewer": reviewer, "rescore": []}
-            entries = {(str(t.get("grading")), tuple(map(str, t.get("repairs", [])))): t for t in doc.get("rescore", [])
-                       if isinstance(t, dict)}
-            for key, rs in groups.items():
-                before = entries.get(key, {})
-                old = strings(before.get("failures")) or ()
-                found = before.get("evidence")
-                evidence: dict[Any, Any] = found if isinstance(found, dict) else {}
-                failures = {x.failure for x in rs} | set(old)
-                entries[key] = table(rs, sorted(failures), {str(k): str(v) for k, v in evidence.items()})
-            ordered = [entries[k] for k in sorted(entries)]
-            atomic_write(path, dumps({"format": RECORD_FORMAT, "reviewer": reviewer, "rescore": ordered}))
-        written.append(path)
+        written.append(write_session(root, session, reviewer, groups, seen.get(session, [])))
     return written
+
+
+def save_observations(root: Path, reviewer: str, observations: list[Observation]) -> list[Path]:
+    """Merge observations (``reviewer rescore --observe``) into each session's record of
+    ``reviewer``; returns the files written. Raises like :func:`save`."""
+    by_session: dict[str, list[Observation]] = {}
+    for o in observations:
+        by_session.setdefault(o.grading.partition("/")[0], []).append(o)
+    return [write_session(root, session, reviewer, {}, obs) for session, obs in sorted(by_session.items())]
+
+
+def write_session(root: Path, session: str, reviewer: str, groups: dict[tuple[str, tuple[str, ...]], list[Rescore]],
+                  observations: list[Observation]) -> Path:
+    """Merge one session's re-scores and observations into ``reviewer``'s record of it."""
+    base, _, rel = record_dir(root, session)
+    folder = ensure_dir(base, rel)
+    path = folder / f"{reviewer_file_stem(reviewer)}.toml"
+    with folder_lock(folder):
+        clean_stale_temps(folder)
+        doc = read_doc(path) or {"format": RECORD_FORMAT, "reviewer": reviewer, "rescore": []}
+        entries = {(str(t.get("grading")), tuple(map(str, t.get("repairs", [])))): t for t in doc.get("rescore", [])
+                   if isinstance(t, dict)}
+        for key, rs in groups.items():
+            before = entries.get(key, {})
+            old = strings(before.get("failures")) or ()
+            found = before.get("evidence")
+            evidence: dict[Any, Any] = found if isinstance(found, dict) else {}
+            failures = {x.failure for x in rs} | set(old)
+            entries[key] = table(rs, sorted(failures), {str(k): str(v) for k, v in evidence.items()})
+        watched = {str(t.get("grading")): t for t in doc.get("observation", []) if isinstance(t, dict)}
+        for o in observations:
+            watched[o.grading] = observation_table(o)
+        out: dict[str, Any] = {"format": RECORD_FORMAT, "reviewer": reviewer, "rescore": [entries[k] for k in sorted(entries)]}
+        if watched:
+            out["observation"] = [watched[k] for k in sorted(watched)]
+        atomic_write(path, dumps(out))
+    return path
+
+
+def kept(text: str, head: int, tail: int) -> str:
+    """A stream kept as its head and tail (with the cut marker) when longer than both."""
+    if len(text) <= head + tail + len(STREAM_CUT):
+        return text
+    return text[:head] + STREAM_CUT + text[-tail:]
+
+
+def observation_table(o: Observation) -> dict[str, Any]:
+    """The ``[[observation]]`` table of one grading's observed control run."""
+    runs = []
+    for i in o.invocations[:RUNS_KEPT]:
+        streams = {name: kept(getattr(i, name), *caps) for name, caps in STREAM_KEPT.items()}
+        cut = sorted(set(i.cut) | {n for n in streams if streams[n] != getattr(i, n)})
+        row: dict[str, Any] = {"argv": list(i.argv), **streams, "test": i.test, "cut": cut, "seconds": round(i.seconds, 4)}
+        if i.exit_status is not None:
+            row["exit_status"] = i.exit_status
+        runs.append(row)
+    t: dict[str, Any] = {"grading": o.grading, "program": o.program, "at": o.at, "stopped": o.stopped,
+                         "dropped": o.dropped + max(0, len(o.invocations) - RUNS_KEPT), "run": runs}
+    if o.exit_status is not None:
+        t["exit_status"] = o.exit_status
+    return t
+
+
+def observation_of(t: Any, reviewer: str) -> Observation | None:
+    """One ``[[observation]]`` table read back, or None when it is not one this program writes."""
+    if not isinstance(t, dict):
+        return None
+    grading, program, at, runs = t.get("grading"), t.get("program"), t.get("at"), t.get("run", [])
+    if not isinstance(grading, str) or not isinstance(program, str) or not isinstance(at, str) or not isinstance(runs, list):
+        return None
+    out = []
+    for r in runs[:RUNS_KEPT]:
+        argv = strings(r.get("argv")) if isinstance(r, dict) else None
+        if argv is None:
+            continue
+        assert isinstance(r, dict)
+        status = r.get("exit_status")
+        seconds = r.get("seconds", 0.0)
+        texts = {k: r.get(k, "") if isinstance(r.get(k, ""), str) else "" for k in ("stdin", "stdout", "stderr", "test")}
+        out.append(Invocation(argv, texts["stdin"], texts["stdout"], texts["stderr"],
+                              status if isinstance(status, int) and not isinstance(status, bool) else None, texts["test"],
+                              strings(r.get("cut", [])) or (),
+                              float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else 0.0))
+    status, dropped, stopped = t.get("exit_status"), t.get("dropped", 0), t.get("stopped", "")
+    return Observation(grading, program, at, tuple(out), dropped if isinstance(dropped, int) else 0,
+                       status if isinstance(status, int) and not isinstance(status, bool) else None,
+                       stopped if isinstance(stopped, str) else "", reviewer)
 
 
 def strings(value: Any) -> tuple[str, ...] | None:
@@ -240,7 +320,22 @@ def entry(t: Any, reviewer: str) -> Entry | None:
 def read_entries(root: Path, sessions: list[str]) -> tuple[list[Entry], list[str]]:
     """Every reviewer's re-scores of ``sessions`` (in the folder and in the per-user fallback),
     and the files that could not be read."""
+    entries, _, errors = read_records(root, sessions)
+    return entries, errors
+
+
+def latest_observation(root: Path, grading: str) -> Observation | None:
+    """The latest observation of one grading (``<session>/<run>#<grader>``) by any reviewer."""
+    _, observed, _ = read_records(root, [grading.partition("/")[0]])
+    mine = [o for o in observed if o.grading == grading]
+    return max(mine, key=lambda o: o.at) if mine else None
+
+
+def read_records(root: Path, sessions: list[str]) -> tuple[list[Entry], list[Observation], list[str]]:
+    """Every reviewer's re-scores and observations of ``sessions`` (in the folder and in the
+    per-user fallback), and the files that could not be read."""
     found: list[Entry] = []
+    observed: list[Observation] = []
     errors: list[str] = []
     for session in sessions:
         folders = []
@@ -263,4 +358,9 @@ def read_entries(root: Path, sessions: list[str]) -> tuple[list[Entry], list[str
                     e = entry(t, reviewer)
                     if e is not None:
                         found.append(e)
-    return found, errors
+                tables = (doc or {}).get("observation", [])
+                for t in tables if isinstance(tables, list) else []:
+                    o = observation_of(t, reviewer)
+                    if o is not None:
+                        observed.append(o)
+    return found, observed, errors

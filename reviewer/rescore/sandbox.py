@@ -36,6 +36,7 @@ IN = f"{INSIDE}/in"
 WORKSPACE = f"{INSIDE}/run"
 NOBODY = 65534
 OUTPUT_CAP = 8 << 20
+SIDE_CAP = 4 << 20
 POLL = 0.1
 MEMORY_EVERY = 0.25
 SIGNAL_WORDS = {
@@ -115,6 +116,7 @@ class Outcome:
         seconds: wall-clock time.
         stopped: why the watchdog killed it ("" when it ended by itself).
         limit: the limit its exit status points at ("" when none).
+        side: what the command wrote on its side channel (capped at 4 MiB), when it had one.
     """
 
     exit_status: int | None
@@ -123,6 +125,7 @@ class Outcome:
     seconds: float
     stopped: str = ""
     limit: str = ""
+    side: bytes = b""
 
 
 def host_path() -> str:
@@ -303,29 +306,47 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
 
 
 def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bind], env: dict[str, str],
-                  limits: Limits, cancel: Callable[[], bool] = lambda: False) -> Outcome:
-    """Run ``inner`` (a command line valid inside the sandbox) and watch it; raises Cancelled."""
+                  limits: Limits, cancel: Callable[[], bool] = lambda: False,
+                  side: tuple[int, int] | None = None) -> Outcome:
+    """Run ``inner`` (a command line valid inside the sandbox) and watch it; raises Cancelled.
+
+    ``side``: a pipe (read end, write end) the caller made; the write end is passed into the
+    sandbox under its own number (which ``inner`` names) and closed here, and what arrives on
+    the read end is the outcome's ``side`` (capped; the rest is read and dropped)."""
     cmd = full_command(tool, staging, binds, env, limits, inner)
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True)
+    keep = (side[1],) if side is not None else ()
+    try:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True,
+                                close_fds=True, pass_fds=keep)
+    finally:
+        if side is not None:
+            os.close(side[1])
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
-    chunks: list[bytes] = []
-    size, truncated, stopped, cancelled = 0, False, "", False
+    streams: dict[int, tuple[list[bytes], int]] = {fd: ([], OUTPUT_CAP)}
+    if side is not None:
+        streams[side[0]] = ([], SIDE_CAP)
+    sizes = dict.fromkeys(streams, 0)
+    open_fds = list(streams)
+    truncated, stopped, cancelled = False, "", False
     next_memory = start + MEMORY_EVERY
     memory_cap = limits.memory_mb << 20
     try:
-        while True:
-            ready, _, _ = select.select([fd], [], [], POLL)
-            if ready:
-                data = os.read(fd, 1 << 16)
+        while fd in open_fds:
+            ready, _, _ = select.select(open_fds, [], [], POLL)
+            for r in ready:
+                data = os.read(r, 1 << 16)
                 if not data:
-                    break
-                if size < OUTPUT_CAP:
-                    chunks.append(data[: OUTPUT_CAP - size])
-                truncated = truncated or size + len(data) > OUTPUT_CAP
-                size += len(data)
+                    open_fds.remove(r)
+                    continue
+                chunks, cap = streams[r]
+                if sizes[r] < cap:
+                    chunks.append(data[: cap - sizes[r]])
+                if r == fd:
+                    truncated = truncated or sizes[r] + len(data) > cap
+                sizes[r] += len(data)
             now = time.monotonic()
             if stopped:
                 continue
@@ -339,16 +360,32 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
                     stopped = f"memory limit ({limits.memory_mb} MiB resident in all its processes)"
             if stopped:
                 kill_tree(proc)
+        if side is not None and side[0] in open_fds:  # the command is done: what is left on the side channel
+            ends = time.monotonic() + 2.0
+            while side[0] in open_fds and time.monotonic() < ends:
+                ready, _, _ = select.select([side[0]], [], [], POLL)
+                if ready:
+                    data = os.read(side[0], 1 << 16)
+                    if not data:
+                        break
+                    chunks, cap = streams[side[0]]
+                    if sizes[side[0]] < cap:
+                        chunks.append(data[: cap - sizes[side[0]]])
+                    sizes[side[0]] += len(data)
     finally:
         proc.stdout.close()
+        if side is not None:
+            os.close(side[0])
         if proc.poll() is None and stopped:
             kill_tree(proc)
         status = proc.wait()
     if cancelled:
         raise Cancelled("the re-score was cancelled; the sandbox was killed")
-    text = b"".join(chunks).decode("utf-8", "replace")
+    text = b"".join(streams[fd][0]).decode("utf-8", "replace")
     exit_status = None if stopped else (128 - status if status < 0 else status)
-    return Outcome(exit_status, text, truncated, time.monotonic() - start, stopped, describe_status(exit_status))
+    side_bytes = b"".join(streams[side[0]][0]) if side is not None else b""
+    return Outcome(exit_status, text, truncated, time.monotonic() - start, stopped, describe_status(exit_status),
+                   side_bytes)
 
 
 PROBE_OK = "sandbox-ok"

@@ -12,7 +12,13 @@ The checker runs the launcher exactly as it would have run the program; the shim
 - applies the text repairs to the program's stdout and writes the result; stderr passes
   through untouched, and the exit status (or the signal) is the program's.
 
-It opens no file but its own configuration and computes nothing about the problem.
+When the configuration names an ``observe`` folder (the control run of a re-score), the shim
+also writes one JSON note per run of the program there: its arguments, its standard input, its
+standard output and error (each kept as head and tail when long), its exit status, how long it
+ran, and the check that ran it when pytest says (``PYTEST_CURRENT_TEST``). Standard input and
+error pass through as they come; the notes are made from copies.
+
+It opens no file but its own configuration and its notes, and computes nothing about the problem.
 """
 
 from __future__ import annotations
@@ -24,12 +30,99 @@ import signal
 import subprocess
 import sys
 import threading
-from typing import Any
+import time
+from typing import IO, Any
 
 # 200,000 frames: a chain or tree far deeper than any oracle's input, in 73 MB; a program that
 # recurses without end reaches it in half a second (at 1,000,000 it took 3.3 s and 310 MB a run).
 RECURSION_LIMIT = 200_000
 STACK_BYTES = 512 << 20
+KEEP = {"stdin": (16 << 10, 4 << 10), "stdout": (64 << 10, 16 << 10), "stderr": (4 << 10, 16 << 10)}
+"""Bytes of each stream a note keeps: (head, tail)."""
+MAX_NOTES = 200
+"""Runs noted in full; later ones are only counted (in the folder's ``dropped`` file)."""
+CUT = b"\n[... cut ...]\n"
+
+
+class Kept:
+    """The head and tail of a stream as it passes, and whether anything between was left out."""
+
+    def __init__(self, head: int, tail: int) -> None:
+        self.head_cap, self.tail_cap = head, tail
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, data: bytes) -> None:
+        """Note ``data``, the next bytes of the stream."""
+        self.total += len(data)
+        room = self.head_cap - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data:
+            self.tail += data
+            if len(self.tail) > self.tail_cap:
+                del self.tail[: len(self.tail) - self.tail_cap]
+
+    @property
+    def cut(self) -> bool:
+        """True when bytes between the head and the tail were left out."""
+        return self.total > len(self.head) + len(self.tail)
+
+    def text(self) -> str:
+        """What was kept, as text (undecodable bytes kept as escapes)."""
+        raw = bytes(self.head) + (CUT if self.cut else b"") + bytes(self.tail)
+        return raw.decode("utf-8", "backslashreplace")
+
+
+def copy(source: IO[bytes], sink: IO[bytes] | None, kept: Kept, close_sink: bool) -> None:
+    """Pass ``source`` on to ``sink`` as it comes, noting it; a closed sink ends the copy."""
+    try:
+        while True:
+            data = os.read(source.fileno(), 1 << 16)
+            if not data:
+                break
+            kept.add(data)
+            if sink is not None:
+                try:
+                    sink.write(data)
+                    sink.flush()
+                except (BrokenPipeError, OSError, ValueError):
+                    sink = None
+    except (OSError, ValueError):
+        pass
+    finally:
+        if close_sink and sink is not None:
+            try:
+                sink.close()
+            except OSError:
+                pass
+
+
+def current_test() -> str:
+    """The check that runs the program, as pytest names it in the environment ("" when none)."""
+    value = os.environ.get("PYTEST_CURRENT_TEST", "")
+    for phase in (" (call)", " (setup)", " (teardown)"):
+        if value.endswith(phase):
+            return value[: -len(phase)]
+    return value
+
+
+def write_note(folder: str, note: dict[str, Any]) -> None:
+    """One run's note in ``folder`` (or only a count once :data:`MAX_NOTES` are there)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if len([n for n in os.listdir(folder) if n.endswith(".json")]) >= MAX_NOTES:
+            with open(os.path.join(folder, "dropped"), "ab") as fh:
+                fh.write(b".")
+            return
+        name = os.path.join(folder, f"{time.monotonic_ns()}-{os.getpid()}.json")
+        with open(name + ".part", "w", encoding="utf-8") as fh:
+            json.dump(note, fh, ensure_ascii=True)
+        os.replace(name + ".part", name)
+    except OSError:
+        pass
 
 
 def config_path() -> str:
@@ -71,15 +164,44 @@ def main(launcher: str, original_name: str) -> int:
     original = os.path.join(os.path.dirname(os.path.abspath(launcher)), original_name)
     config = load_config()
     lifts = [str(x) for x in config.get("lifts", [])]
+    observe = str(config.get("observe", ""))
     env = dict(os.environ)
     if "int-max-str-digits" in lifts:
         env["PYTHONINTMAXSTRDIGITS"] = "0"
-    proc = subprocess.run(program_argv(original, lifts) + sys.argv[1:], check=False, stdout=subprocess.PIPE, env=env)
-    text = proc.stdout.decode("utf-8", "surrogateescape")
-    fixed = reviewer_transform.apply_repairs(text, config.get("repairs", []))
-    sys.stdout.buffer.write(fixed.encode("utf-8", "surrogateescape"))
-    sys.stdout.flush()
-    return exit_like(proc.returncode)
+    argv = program_argv(original, lifts) + sys.argv[1:]
+    kept = {name: Kept(*caps) for name, caps in KEEP.items()}
+    started = time.monotonic()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    feeder = threading.Thread(target=copy, args=(sys.stdin.buffer, proc.stdin, kept["stdin"], True), daemon=True)
+    errors = threading.Thread(target=copy, args=(proc.stderr, sys.stderr.buffer, kept["stderr"], False), daemon=True)
+    feeder.start()
+    errors.start()
+    repairs = config.get("repairs", [])
+    if not repairs:  # nothing to re-express: the output passes as it comes (a checker may converse with it)
+        copy(proc.stdout, sys.stdout.buffer, kept["stdout"], False)
+    else:
+        chunks = []
+        while True:
+            data = os.read(proc.stdout.fileno(), 1 << 16)
+            if not data:
+                break
+            chunks.append(data)
+            kept["stdout"].add(data)
+        text = b"".join(chunks).decode("utf-8", "surrogateescape")
+        fixed = reviewer_transform.apply_repairs(text, repairs)
+        sys.stdout.buffer.write(fixed.encode("utf-8", "surrogateescape"))
+        sys.stdout.flush()
+    status = proc.wait()
+    errors.join()
+    feeder.join(timeout=0.2)
+    seconds = time.monotonic() - started
+    if observe:
+        write_note(observe, {
+            "argv": list(sys.argv), "stdin": kept["stdin"].text(), "stdout": kept["stdout"].text(),
+            "stderr": kept["stderr"].text(), "exit_status": status, "test": current_test(),
+            "cut": [name for name, k in kept.items() if k.cut], "seconds": round(seconds, 4)})
+    return exit_like(status)
 
 
 def boot(original: str, args: list[str]) -> int:

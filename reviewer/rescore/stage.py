@@ -136,8 +136,9 @@ def launcher(hidden: str, python: bool) -> bytes:
             f"sys.exit(reviewer_shim.main(__file__, {hidden!r}))\n").encode()
 
 
-def put_shim(staging: Path, program: str, text_repairs: list[list[object]], lifts: list[str]) -> None:
-    """Move the program aside and put the shim's launcher in its place."""
+def put_shim(staging: Path, program: str, text_repairs: list[list[object]], lifts: list[str], observe: str = "") -> None:
+    """Move the program aside and put the shim's launcher in its place (``observe``: the folder,
+    inside the sandbox, where the shim notes each run of the program; "" for none)."""
     path = staging / "ws" / program
     if not path.is_file() or path.is_symlink():
         raise Refused(f"the checker's program {program} is not among the files laid out")
@@ -148,7 +149,7 @@ def put_shim(staging: Path, program: str, text_repairs: list[list[object]], lift
     write(staging, f"ws/{program}", launcher(hidden, name.endswith(".py")), 0o755)
     write(staging, "shim/reviewer_shim.py", (HERE / "shim.py").read_bytes())
     write(staging, "shim/reviewer_transform.py", (HERE / "transform.py").read_bytes())
-    write(staging, "shim/config.json", json.dumps({"repairs": text_repairs, "lifts": lifts}).encode())
+    write(staging, "shim/config.json", json.dumps({"repairs": text_repairs, "lifts": lifts, "observe": observe}).encode())
 
 
 def lift_in_process(staging: Path, lifts: list[str]) -> tuple[tuple[str, str], ...]:
@@ -180,8 +181,10 @@ def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[
 
 
 def lay_out(root: Path, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
-            staging: Path, python: Found) -> Staged:
-    """Fill ``staging`` for one re-run of ``grader`` with ``repairs`` (none: the control run)."""
+            staging: Path, python: Found, observe: str = "") -> Staged:
+    """Fill ``staging`` for one re-run of ``grader`` with ``repairs`` (none: the control run);
+    ``observe``: the folder inside the sandbox where the shim notes each run of the declared
+    ``program`` (the shim then stands in for it even without a repair)."""
     reader = Reader(root)
     wrapper = f"#!/bin/sh\nexec {shlex.quote(python.executable)} \"$@\"\n".encode()
     write(staging, "bin/python", wrapper, 0o755)
@@ -202,8 +205,8 @@ def lay_out(root: Path, run: Run, grader: GraderRecord, rerun: Rerun, repairs: t
                       "it `reads`, so a notation repair has nothing to re-express")
     env: tuple[tuple[str, str], ...] = ()
     shimmed = ""
-    if rerun.program and (text_repairs or lifts):
-        put_shim(staging, rerun.program, text_repairs, lifts)
+    if rerun.program and (text_repairs or lifts or observe):
+        put_shim(staging, rerun.program, text_repairs, lifts, observe)
         shimmed = rerun.program
     elif lifts:
         env = lift_in_process(staging, lifts)

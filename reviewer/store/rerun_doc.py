@@ -6,7 +6,8 @@ with. Field by field (sessions/README.md documents them):
 
 ``command`` (default: the grader's), ``cwd`` (default: the grader's), ``runtime``, ``files``
 (default: the grader's ``source``), ``setup``, ``remove``, ``program``, ``reads``,
-``time_limit`` (seconds), ``env`` (a table of strings).
+``time_limit`` (seconds), ``env`` (a table of strings), ``format`` (a grader-output format name,
+default the grader's), ``report`` (a workspace file the re-run writes its results to).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from reviewer.model.check import OUTPUT_FORMATS
 from reviewer.model.rerun import (
     DEFAULT_TIME_LIMIT,
     ENV_NAME,
@@ -24,7 +26,8 @@ from reviewer.model.rerun import (
 )
 from reviewer.store.safe_fs import Unreadable, lexically_inside
 
-KNOWN = ("command", "cwd", "runtime", "files", "setup", "remove", "program", "reads", "time_limit", "env")
+KNOWN = ("command", "cwd", "runtime", "files", "setup", "remove", "program", "reads", "time_limit", "env", "format",
+         "report")
 RESERVED_ENV = ("PATH", "HOME", "TMPDIR")
 
 
@@ -125,6 +128,12 @@ def rerun_from_doc(run_dir: str, g: dict[str, Any], where: str, command: str, cw
         program = text(t, "program", w, "")
         if program:
             workspace_paths((program,), f"{w}.program")
+        fmt = text(t, "format", w, "")
+        if fmt and fmt not in OUTPUT_FORMATS:
+            raise Defect(f"`{w}.format`: unknown format {fmt!r} (one of {', '.join(OUTPUT_FORMATS)})")
+        report = text(t, "report", w, "")
+        if report:
+            workspace_paths((report,), f"{w}.report")
         remove = strings(t, "remove", w) or ()
         for glob in remove:
             if not glob or "/" in glob:
@@ -140,6 +149,8 @@ def rerun_from_doc(run_dir: str, g: dict[str, Any], where: str, command: str, cw
             reads=workspace_paths(strings(t, "reads", w) or (), f"{w}.reads"),
             time_limit=time_limit(t, w),
             env=env(t, w),
+            format=fmt,
+            report=report,
         )
     except Defect as exc:
         return Rerun(command, cwd, problem=str(exc))

@@ -16,20 +16,32 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from reviewer.analysis.evidence.keys import key_near_misses, key_use
+from reviewer.analysis.evidence.keys import holding, key_near_misses, key_use
+from reviewer.analysis.evidence.structure import echoes, fits, pair_keys, vocabulary_pairs, wanted_shape
 from reviewer.analysis.evidence.weigh import directed, from_source, lookup, merge, met_by
 from reviewer.analysis.reading.brief import BriefIndex, brief_index
 from reviewer.analysis.reading.code import CodeFile
 from reviewer.analysis.reading.demands import Context, Demand, DemandKind, message_demands, pair_demands
 from reviewer.analysis.reading.nearmiss import NearMiss, near_misses
 from reviewer.analysis.reading.notation import canon, strip_quotes
-from reviewer.analysis.reading.output import Crash, ProgramOutput, find_crash, program_output
+from reviewer.analysis.reading.output import (
+    Crash,
+    Printed,
+    ProgramOutput,
+    find_crash,
+    observed_crash,
+    observed_output,
+    printed_pairs,
+    program_output,
+)
 from reviewer.analysis.reading.pairs import Pair, message_lines, pairs_from_message
 from reviewer.analysis.reading.scan import Cancel, poll
-from reviewer.analysis.reading.source import case_expected, check_function, source_demands
+from reviewer.analysis.reading.source import case_expected, check_function, grader_reads, source_demands
 from reviewer.analysis.reading.tables import TABLE_VALUES, bound_literals
 from reviewer.model import Failure, Run
+from reviewer.model.observation import Invocation
 from reviewer.model.records import record
+from reviewer.rescore.record import latest_observation
 from reviewer.store.protocol import Store
 
 CANDIDATE_WRONG = re.compile(r"^test (?P<i>\d+): wrong answer (?P<v>.+)$")
@@ -39,6 +51,7 @@ MAX_POOLED = 200
 MISSING_VALUES = frozenset({"None", "none", "nil", "''", '""', "", "undefined", "null"})
 KIND_ORDER = {k: i for i, k in enumerate(DemandKind)}
 MAX_CODE_FILES = 20
+MAX_SIBLING = 200_000
 
 
 @record
@@ -79,7 +92,9 @@ class Evidence:
         crash: the error that stopped the program, None when the text shows none.
         saved_elsewhere: folders where the graded files were saved instead of where the brief
             asked (each proposes grading where saved).
-        output_shown: the failure text shows the program's output.
+        output_shown: the failure text (or, with ``observed``, a re-score) shows the program's output.
+        observed: the program's output was read from what a re-score observed, the failure text
+            showing none.
         brief_missing: the brief could not be read, so nothing counts as stated.
         errors: what could not be read (a grader source file, the brief, lines past a budget).
     """
@@ -93,6 +108,7 @@ class Evidence:
     crash: Crash | None = None
     saved_elsewhere: tuple[str, ...] = ()
     output_shown: bool = False
+    observed: bool = False
     brief_missing: bool = False
     errors: tuple[str, ...] = ()
 
@@ -168,20 +184,105 @@ def key_expected(pairs: list[Pair], keys: list[Demand]) -> str:
 
 
 def output_near_misses(check: str, demands: list[Demand], pairs: list[Pair], output: ProgramOutput,
-                       sources: tuple[Source, ...], index: BriefIndex | None) -> list[NearMiss]:
-    """Near misses of the keys the check reads, from the program's printed output."""
-    if not output.known:
+                       sources: tuple[Source, ...], index: BriefIndex | None, seen: Seen) -> list[NearMiss]:
+    """Near misses of the keys the check reads, from what the program printed (recorded, or
+    observed in a re-score): a value of the wrong kind, another separator, a key renamed (paired
+    by structure over every key the checker reads, :mod:`.structure`), another vocabulary."""
+    if not output.known and not seen.runs:
         return []
     keys = [d for d in demands if d.kind is DemandKind.KEY]
-    read = {d.value for d in keys}
-    stated = {k for k in output.printed_keys() if index is not None and index.names_key(k)}
-    printed = output.pairs()
-    expected = key_expected(pairs, keys)
     texts = [s.text for s in sources]
+    printed = output.pairs()
+    everything = seen.printed(printed)
+    stated = {k for k in everything if index is not None and index.names_key(k)}
+    reads, words = checker_reads(sources, {d.value for d in keys})
+    shapes = {k: wanted_shape(key_use(texts, k), words.get(k, set())) for k in reads}
+    missing = {k: s for k, s in shapes.items() if k not in everything or (s != "any" and not fits(s, everything[k]))}
+    extra = {k: v for k, v in everything.items() if k not in reads and k not in stated and not seen.echo(k)}
+    paired = pair_keys(missing, extra)
+    expected = key_expected(pairs, keys)
+    taken = reads | stated
     out: list[NearMiss] = []
+    elsewhere = [p for run in seen.everywhere for p in printed_pairs(run.stdout)]
     for d in keys[:20]:
-        out.extend(key_near_misses(check, d.value, key_use(texts, d.value), printed, read, expected, stated - {d.value}, output.line_values(d.value)))
+        partner = holding(printed, expected, taken) or paired.get(d.value, "")
+        out.extend(key_near_misses(check, d.value, key_use(texts, d.value), printed, partner, expected,
+                                   output.line_values(d.value), elsewhere))
+        if d.value in everything:
+            mine = {strip_quotes(p.value) for p in printed if p.key == d.value}
+            out.extend(vocabulary_near_misses(check, d.value, everything[d.value], mine, words.get(d.value, set()), pairs))
     return out
+
+
+def vocabulary_near_misses(check: str, key: str, values: list[str], mine: set[str], checker: set[str],
+                           pairs: list[Pair]) -> list[NearMiss]:
+    """The program's words under ``key`` (every value it printed there) paired one to one with the
+    checker's (:func:`vocabulary_pairs`); those of the words this check's output holds (``mine``)."""
+    seen = [(p.expected, p.actual) for p in pairs if p.relation == "equal"]
+    out = []
+    for found, wanted in vocabulary_pairs(values, checker, seen):
+        if found not in mine:
+            continue
+        line = f"{key}={found} where the checker reads {key}={wanted}"
+        out.append(NearMiss(repr(wanted), repr(found), (f"vocabulary: {found} for {wanted}",), line, "vocabulary", check,
+                            key, wanted, key, found))
+    return out
+
+
+def checker_reads(sources: tuple[Source, ...], keys: set[str]) -> tuple[set[str], dict[str, set[str]]]:
+    """Every key the grader's source reads (and this check's), and the words it compares each
+    key's value with (a word compared on the line that names the key, or in the function that
+    reads it only that key)."""
+    reads = set(keys)
+    words: dict[str, set[str]] = {}
+    for src in sources:
+        found = grader_reads(src.text, src.path)
+        by_line: dict[int, list[str]] = {}
+        for f in found:
+            if f.kind == "key":
+                reads.add(f.value)
+                by_line.setdefault(f.line, []).append(f.value)
+        for f in found:
+            if f.kind == "literal" and WORD_VALUE.match(f.value):
+                near = by_line.get(f.line) or by_line.get(f.line - 1) or []
+                for k in near[:1]:
+                    words.setdefault(k, set()).add(f.value)
+    return reads, words
+
+
+WORD_VALUE = re.compile(r"^[A-Za-z_][\w-]{0,40}$")
+
+
+@record
+class Seen:
+    """What is known of the program's output beyond this check's failure text: the runs a
+    re-score observed for this check and for the whole grading, and what the grader's other
+    checks recorded it printing (for the keys it printed anywhere)."""
+
+    runs: tuple[Invocation, ...] = ()
+    everywhere: tuple[Invocation, ...] = ()
+    siblings: tuple[Printed, ...] = ()
+
+    def printed(self, recorded: list[Printed]) -> dict[str, list[str]]:
+        """Every key printed (recorded for this check and the grader's other checks, then in
+        every observed run), with its values."""
+        out: dict[str, list[str]] = {}
+        for p in (*recorded, *self.siblings):
+            out.setdefault(p.key, []).append(p.value)
+        for run in self.everywhere:
+            for p in printed_pairs(run.stdout):
+                out.setdefault(p.key, []).append(p.value)
+        return out
+
+    def echo(self, key: str) -> bool:
+        """True when every observed value of ``key`` is a token of its run's input (argv, stdin)."""
+        values, inputs = [], []
+        for run in self.everywhere:
+            for p in printed_pairs(run.stdout):
+                if p.key == key:
+                    values.append(p.value)
+                    inputs.append(set(run.stdin.split()) | set(run.argv[1:]))
+        return echoes(values, inputs)
 
 
 def analyse(
@@ -198,12 +299,15 @@ def analyse(
     check: str = "",
     cancel: Cancel | None = None,
     everywhere: bool = False,
+    seen: Seen | None = None,
 ) -> Evidence:
     """The evidence of one failure from its texts (pure; brief None when unreadable).
 
     ``code``: the graded attempt's files; ``bound``: values the grader's tables (or its other
     checks) bind to inputs; ``check``: the check id for the near misses; ``everywhere``: every
-    check of this grader fails for this program."""
+    check of this grader fails for this program; ``seen``: what a re-score observed of the
+    program (used wherever the failure text does not show its output, or where it died)."""
+    seen = seen or Seen()
     ctx = ctx or Context()
     notes: list[str] = []
     pairs = list(pairs_from_message(message, cancel, notes))
@@ -221,17 +325,21 @@ def analyse(
         merged = merged[:MAX_DEMANDS]
     merged = [replace(d, bound=True) if d.kind is DemandKind.LITERAL and d.value in bound else d for d in merged]
     output = program_output(message, cancel)
+    observed = not output.known and bool(seen.runs)
+    if observed:
+        output = observed_output(seen.runs)
     index = brief_index(brief) if brief is not None else None
     judged = []
     for d in merged:
         poll(cancel)
         where = lookup(index, d, cwd)
-        judged.append(met_by(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text), output, code))
+        judged.append(met_by(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text), output, code,
+                             "observed" if observed else "output"))
     judged.sort(key=lambda d: (not d.evidence, not d.unstated, d.bound, KIND_ORDER[d.kind]))
     keys = [d.value for d in judged if d.kind is DemandKind.KEY]
-    nms += output_near_misses(check, judged, pairs, output, tuple(sources), index)
+    nms = distinct(nms + output_near_misses(check, judged, pairs, output, tuple(sources), index, seen))
     directed_nms = tuple(directed(nm, index, judged, check, keys[0] if len(keys) == 1 else "") for nm in nms)
-    crash = find_crash(message, output, ctx.model_files, cancel)
+    crash = find_crash(message, output, ctx.model_files, cancel) or observed_crash(seen.runs)
     hints: list[Hint] = []
     if crash is not None:
         hidden = tuple(k for k in keys if output.known and not output.has_key(k))
@@ -240,7 +348,21 @@ def analyse(
         hints.append(Hint("crash", crash.describe(), towards=crash.towards))
     hints += unread_hints(judged, output, directed_nms)
     return Evidence(failure_id, check, tuple(judged), directed_nms, tuple(pairs), tuple(hints), crash,
-                    output_shown=output.known, brief_missing=brief is None, errors=tuple(notes))
+                    output_shown=output.known, brief_missing=brief is None, errors=tuple(notes), observed=observed)
+
+
+def distinct(nms: list[NearMiss]) -> list[NearMiss]:
+    """Near misses once each: a vocabulary read from the output that a pair of the failure text
+    already shows is left out."""
+    out: list[NearMiss] = []
+    seen: set[tuple[str, str, str]] = set()
+    for nm in nms:
+        key = (nm.kind, strip_quotes(nm.found or nm.actual), strip_quotes(nm.wanted or nm.expected))
+        if nm.kind == "vocabulary" and key in seen:
+            continue
+        seen.add(key)
+        out.append(nm)
+    return out
 
 
 def unread_hints(demands: list[Demand], output: ProgramOutput, nms: tuple[NearMiss, ...]) -> list[Hint]:
@@ -315,9 +437,14 @@ def evidence_for(store: Store, run: Run, failure: Failure, cancel: Cancel | None
     siblings = tuple(c.message for c in own if c.failing)
     bound |= pooled_bound(siblings)
     ctx = Context(frozenset(s.path.rsplit("/", 1)[-1] for s in sources), frozenset(f.path.rsplit("/", 1)[-1] for f in code))
+    observation = latest_observation(store.root, f"{run.key}#{failure.grader}")
+    others = tuple(p for c in own[:MAX_POOLED] if c.key != failure.check.key
+                   for p in printed_pairs(program_output(c.message[:MAX_SIBLING]).stdout or ""))
+    seen = Seen(observation.for_check(failure.check.key) if observation else (),
+                observation.invocations if observation else (), others)
     ev = analyse(failure.id, failure.check.key, failure.check.message, brief, sources, ctx, cwd, words,
                  code=code, bound=frozenset(bound), check=failure.check_id, cancel=cancel,
-                 everywhere=all(c.failing for c in own))
+                 everywhere=all(c.failing for c in own), seen=seen)
     hints = list(ev.hints)
     if saved and cwd not in saved:
         where = cwd or "the top of the workspace"

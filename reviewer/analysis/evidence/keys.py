@@ -2,8 +2,9 @@
 
 The check reads key ``k``; three things can be near and not quite:
 
-- **renamed key**: ``k`` is not printed, but exactly one key the check never reads holds a
-  value of the kind the check reads (``checks mults, output has steps=15``);
+- **renamed key**: ``k`` is not printed, and the program printed another key instead
+  (``checks mults, output has steps=15``): paired by structure
+  (:mod:`reviewer.analysis.evidence.structure`) or holding exactly the value the check expected;
 - **shape**: ``k`` is printed with a value of the wrong kind (``edges=5``, a count, where the
   check splits a list on ``,``), often with the right kind of value under another key;
 - **separator**: ``k`` holds a list joined by another separator than the one the check splits
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 
 from reviewer.analysis.reading.nearmiss import NearMiss
-from reviewer.analysis.reading.notation import is_number, key_form, strip_quotes
+from reviewer.analysis.reading.notation import is_number, strip_quotes
 from reviewer.analysis.reading.output import Printed
 from reviewer.model.records import record
 
@@ -102,13 +103,6 @@ def key_use(sources: list[str], key: str) -> KeyUse:
     return KeyUse()
 
 
-def similar(a: str, b: str) -> bool:
-    """Key names that share a stem (``mults``/``multiplications``, ``path``/``paths``)."""
-    fa, fb = key_form(a), key_form(b)
-    n = min(len(fa), len(fb), 4)
-    return n >= 3 and fa[:n] == fb[:n]
-
-
 def list_separator(value: str, wanted: str) -> str:
     """The separator a printed list uses instead of ``wanted`` ("" when none gives 2 items)."""
     v = strip_quotes(value).strip()
@@ -123,17 +117,18 @@ def key_near_misses(
     key: str,
     use: KeyUse,
     printed: list[Printed],
-    read_keys: set[str],
-    expected: str,
-    stated_keys: set[str],
+    partner: str,
+    expected: str = "",
     lines: list[str] | None = None,
+    elsewhere: list[Printed] | None = None,
 ) -> list[NearMiss]:
     """Near misses of one key the check reads, from what the program printed.
 
-    ``read_keys``: every key this check reads (never a rename candidate); ``expected``: the
-    value the check expected under the key when the failure text shows it ("" otherwise);
-    ``stated_keys``: keys the brief names, each with its own meaning (never a candidate);
-    ``lines``: the rest of each output line starting with ``key=`` (a list printed with spaces)."""
+    ``partner``: the key the program printed instead (paired by structure, or holding exactly the
+    value the check expected), "" when there is none; ``expected``: the value the check expected
+    under the key when the failure text shows it ("" otherwise); ``lines``: the rest of each
+    output line starting with ``key=`` (a list printed with spaces); ``elsewhere``: what the program
+    printed in its other runs (where the partner's value is looked up when this run lacks it)."""
     values = (lines if use.split == " " and lines else None) or [p.value for p in printed if p.key == key]
     out: list[NearMiss] = []
     if values and use.known and not any(use.fits(v) for v in values):
@@ -145,30 +140,33 @@ def key_near_misses(
             return out
         line = f"{key}={shown} is not {use.describe()}, which the check reads"
         out.append(NearMiss(use.describe(), shown, ("shape",), line, "shape", check, key, use.describe(), key, shown))
-    if values and not out:
+    if (values and not out) or not partner:
         return out
+    found = next((p for p in [*printed, *(elsewhere or [])] if p.key == partner), None)
+    if found is None:
+        return out
+    notes = [f"key renamed: {found.key} for {key}"]
+    if use.split and not use.fits(found.value) and list_separator(found.value, use.split):
+        notes.append("separator")
+    shown = found.value if len(found.value) <= 40 else found.value[:20] + "..." + found.value[-8:]
+    line = f"checks {key}, output has {found.key}={shown}"
+    out.append(NearMiss(f"{key}=", f"{found.key}={found.value}", tuple(notes), line, "renamed-key", check, key,
+                        strip_quotes(expected), found.key, found.value))
+    return out
 
-    def fits(p: Printed) -> bool:
-        if expected and "..." in expected:  # cut short by the grader: its two ends must match
+
+def holding(printed: list[Printed], expected: str, taken: set[str]) -> str:
+    """The one printed key (outside ``taken``) whose value is exactly the value the check
+    expected (its two ends, when the grader cut it short); "" when none or several."""
+    if not expected:
+        return ""
+
+    def same(value: str) -> bool:
+        if "..." in expected:
             head, _, tail = expected.partition("...")
             tail = tail.rstrip("'\"")
-            return len(head) >= 8 and p.value.startswith(head) and p.value.endswith(tail)
-        if expected:
-            return strip_quotes(p.value) == strip_quotes(expected)
-        if use.split and not use.item_split and list_separator(p.value, use.split):
-            return True
-        return use.fits(p.value) if use.known else False
+            return len(head) >= 8 and value.startswith(head) and value.endswith(tail)
+        return strip_quotes(value) == strip_quotes(expected)
 
-    candidates = [p for p in printed if p.key != key and p.key not in read_keys and p.key not in stated_keys and fits(p)]
-    if len({p.key for p in candidates}) > 1:
-        candidates = [p for p in candidates if similar(p.key, key)] or candidates
-    if len({p.key for p in candidates}) == 1:
-        p = candidates[0]
-        notes = [f"key renamed: {p.key} for {key}"]
-        if use.split and not use.fits(p.value) and list_separator(p.value, use.split):
-            notes.append("separator")
-        line = f"checks {key}, output has {p.key}={p.value}"
-        shown = p.value if len(p.value) <= 40 else p.value[:20] + "..." + p.value[-8:]
-        line = f"checks {key}, output has {p.key}={shown}"
-        out.append(NearMiss(f"{key}=", f"{p.key}={p.value}", tuple(notes), line, "renamed-key", check, key, strip_quotes(expected), p.key, p.value))
-    return out
+    keys = {p.key for p in printed if p.key not in taken and same(p.value)}
+    return next(iter(keys)) if len(keys) == 1 else ""

@@ -94,6 +94,8 @@ def met_phrase(d: Demand) -> str:
         return " \u00b7 not in the output"
     if d.met_where == "output":
         return " \u00b7 the program uses it" if d.kind is DemandKind.SEPARATOR else " \u00b7 printed"
+    if d.met_where == "observed":
+        return " \u00b7 printed when re-run (observed)"
     where = one_line(d.met_where, 80)
     if d.kind is DemandKind.FILE and d.met_where == d.value:
         return ""

@@ -96,37 +96,38 @@ def uses_separator(stdout: str, sep: str) -> bool:
     return sep in stdout
 
 
-def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...]) -> Demand:
-    """The demand with ``met`` set from the output, or where the output lacks it, the code."""
+def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...], where: str = "output") -> Demand:
+    """The demand with ``met`` set from the output, or where the output lacks it, the code;
+    ``where``: what the output is (``output`` as recorded, ``observed`` in a re-score)."""
     if d.bound or d.kind is DemandKind.ERROR or is_form(d):
         return d
     stdout = output.stdout or ""
     if d.kind is DemandKind.KEY:
         if output.known and output.has_key(d.value):
-            return replace(d, met=True, met_where="output")
-        where = prints_key(code, d.value)
-        if where:
             return replace(d, met=True, met_where=where)
+        found = prints_key(code, d.value)
+        if found:
+            return replace(d, met=True, met_where=found)
         return replace(d, met=False) if output.known else d
     if d.kind is DemandKind.LITERAL:
         words = {strip_quotes(v) for p in output.pairs() for v in (p.value,)} | set(stdout.split())
         if d.value and (d.value in words or any(a in words for a in d.alternatives)):
-            return replace(d, met=True, met_where="output")
-        where = writes_literal(code, d.value)
-        if where:
             return replace(d, met=True, met_where=where)
+        found = writes_literal(code, d.value)
+        if found:
+            return replace(d, met=True, met_where=found)
         return replace(d, met=False) if output.stdout is not None and d.value.strip() else d
     if d.kind is DemandKind.SEPARATOR:
         if len(stdout.split(None, 2)) < 2:  # one token or none: nothing was joined either way
             return d
         used = uses_separator(stdout, d.value)
-        return replace(d, met=used, met_where="output" if used else "")
+        return replace(d, met=used, met_where=where if used else "")
     if d.kind is DemandKind.SYMBOL:
-        where = defines(code, d.value)
-        return replace(d, met=True, met_where=where) if where else d
+        found = defines(code, d.value)
+        return replace(d, met=True, met_where=found) if found else d
     if d.kind is DemandKind.FILE:
-        where = has_file(code, d.value)
-        return replace(d, met=True, met_where=where) if where else d
+        found = has_file(code, d.value)
+        return replace(d, met=True, met_where=found) if found else d
     return d
 
 

@@ -10,11 +10,13 @@ in the text; never runs anything.
 
 from __future__ import annotations
 
+import json
 import re
 
 from reviewer.analysis.reading.notation import strip_quotes
 from reviewer.analysis.reading.pairs import message_lines
 from reviewer.analysis.reading.scan import Cancel, poll
+from reviewer.model.observation import Invocation
 from reviewer.model.records import record
 
 STDOUT = re.compile(r"^\s*stdout:\s?(?P<v>.*)$")
@@ -99,11 +101,47 @@ class ProgramOutput:
 
 
 KEY = re.compile(r"^[A-Za-z_][\w.-]{0,63}$")
+COLON_LINE = re.compile(r"^\s{0,8}(?P<k>[A-Za-z_][\w.-]{0,63}):[ \t]+(?P<v>\S.{0,4000}?)\s*$")
+MAX_JSON = 2_000_000
+
+
+def json_pairs(text: str) -> list[Printed] | None:
+    """The top-level fields of an output that is one JSON object, or a JSON object a line
+    (values as JSON text, strings bare); None when it is neither."""
+    body = text.strip()
+    if not body.startswith("{") or len(body) > MAX_JSON:
+        return None
+    docs = []
+    try:
+        docs.append(json.loads(body))
+    except (ValueError, RecursionError):
+        try:
+            docs = [json.loads(line) for line in body.splitlines() if line.strip()]
+        except (ValueError, RecursionError):
+            return None
+    out: list[Printed] = []
+    for doc in docs:
+        if not isinstance(doc, dict):
+            return None
+        for key, value in doc.items():
+            if isinstance(key, str) and KEY.match(key):
+                out.append(Printed(key, value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))))
+    return out
 
 
 def printed_pairs(text: str) -> list[Printed]:
-    """``key=value`` pairs of an output: whitespace-separated, or joined by ``,``/``;``."""
+    """The fields an output prints: the top-level fields of a JSON object (one document, or one
+    a line); ``key: value`` lines; ``key=value`` tokens, whitespace-separated or joined by
+    ``,``/``;``."""
+    found = json_pairs(text)
+    if found is not None:
+        return found
     out: list[Printed] = []
+    for line in text[:MAX_OUTPUT].splitlines():
+        if ":" in line and "=" not in line:
+            m = COLON_LINE.match(line)
+            if m and not m.group("k").endswith(("Error", "Exception", "Warning")):
+                out.append(Printed(m.group("k"), m.group("v")))
     for token in text[:MAX_OUTPUT].split():
         if "=" not in token:
             continue
@@ -188,6 +226,7 @@ class Crash:
         hides: keys the check reads that the output lacks (the crash may have hidden them).
         everywhere: the program fails every check of this grader, so a recursion limit may be
             its own endless loop rather than a limit the brief never stated.
+        observed: it was seen in a run a re-score observed, not in the recorded output.
     """
 
     error: str
@@ -197,6 +236,7 @@ class Crash:
     partial: bool = False
     hides: tuple[str, ...] = ()
     everywhere: bool = False
+    observed: bool = False
 
     @property
     def towards(self) -> bool:
@@ -209,6 +249,8 @@ class Crash:
     def describe(self) -> str:
         """One sentence for the strip."""
         head = "the output stopped early" if self.partial or self.hides else "the program crashed"
+        if self.observed:
+            head += " (seen when re-run in the sandbox)"
         text = f"{head}: {self.error}"
         if self.hides:
             text += f" (the check reads {', '.join(repr(k) for k in self.hides)}, which never appeared)"
@@ -216,6 +258,8 @@ class Crash:
             text += "; that is CPython's 4,300-digit int-to-str limit, lifted by " + self.lift
         elif self.limit == "recursion-limit":
             text += "; that is CPython's recursion limit (1,000 frames), lifted by " + self.lift
+        elif self.limit:
+            text += f"; that is the interpreter's {self.limit} limit, lifted by {self.lift}"
         if self.limit == "recursion-limit" and self.everywhere:
             text += " (but the program fails every check of this grader: the recursion may be its own loop)"
         if self.rescorable:
@@ -223,13 +267,54 @@ class Crash:
         return text
 
 
+LIMITS: tuple[tuple[str, str, str], ...] = (
+    ("Exceeds the limit", "int-max-str-digits", "PYTHONINTMAXSTRDIGITS=0"),
+    (RECURSION, "recursion-limit", "sys.setrecursionlimit() before the program runs (no environment setting exists)"),
+    ("Maximum call stack size exceeded", "node-stack-size", "node --stack-size=N"),
+    ("java.lang.StackOverflowError", "jvm-stack-size", "java -Xss<size>"),
+    ("goroutine stack exceeds", "go-max-stack", "debug.SetMaxStack(n)"),
+)
+"""Interpreter limits a correct program can hit on a big input: (what its error says, the
+limit's name, the setting that lifts it). Only the two Python ones have a repair that lifts them
+(``lift-limit``); the others are named so the reviewer knows what to try by hand."""
+
+
 def limit_of(error: str) -> tuple[str | None, str]:
     """(limit, how to lift it) for an error line."""
-    if DIGITS_LIMIT in error and "Exceeds the limit" in error:
-        return "int-max-str-digits", "PYTHONINTMAXSTRDIGITS=0"
-    if RECURSION in error:
-        return "recursion-limit", "sys.setrecursionlimit() before the program runs (no environment setting exists)"
+    for says, name, lift in LIMITS:
+        if says in error and (name != "int-max-str-digits" or DIGITS_LIMIT in error):
+            return name, lift
     return None, ""
+
+
+def observed_output(runs: tuple[Invocation, ...]) -> ProgramOutput:
+    """What the program printed in the runs a re-score observed (their outputs joined)."""
+    if not runs:
+        return ProgramOutput()
+    return ProgramOutput("\n".join(r.stdout.rstrip("\n") for r in runs), "\n".join(r.stderr.rstrip("\n") for r in runs if r.stderr))
+
+
+def observed_crash(runs: tuple[Invocation, ...]) -> Crash | None:
+    """The error that ended the first observed run that did not end well (its last error line,
+    or the signal), with a known interpreter limit named; None when every run ended with 0."""
+    for r in runs:
+        if not r.failed:
+            continue
+        errors = [m.group("e") for line in r.stderr.splitlines()[-200:]
+                  if (m := ERROR_LINE.match(line.strip())) is not None and is_crash_line(m.group("e"))]
+        limited = [e for e in errors if limit_of(e)[0]]
+        if limited or errors:
+            error = (limited or errors)[-1][:400]
+        elif r.exit_status is not None and r.exit_status < 0:
+            error = f"killed by signal {-r.exit_status}"
+        elif r.exit_status is None:
+            error = "still running when the grader ended"
+        else:
+            error = f"exit status {r.exit_status}" + (f": {r.stderr.strip().splitlines()[-1][:300]}" if r.stderr.strip() else "")
+        limit, lift = limit_of(error)
+        return Crash(error, limit, lift, limit in ("int-max-str-digits", "recursion-limit"), bool(r.stdout.strip()),
+                     observed=True)
+    return None
 
 
 def is_crash_line(error: str) -> bool:
@@ -253,7 +338,7 @@ def find_crash(message: str, output: ProgramOutput, model_files: frozenset[str] 
         f = FRAME.match(raw)
         if f:
             frame = f.group("f").rsplit("/", 1)[-1]
-        limit, _ = limit_of(line) if (DIGITS_LIMIT in line or RECURSION in line) else (None, "")
+        limit, _ = limit_of(line) if any(says in line for says, _, _ in LIMITS) else (None, "")
         if limit:
             part = line.rsplit("stderr:", 1)[-1].strip() if "stderr:" in line else line
             m = ERROR_LINE.match(part)

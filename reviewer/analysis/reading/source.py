@@ -319,3 +319,34 @@ def source_demands(text: str, path: str, check_key: str) -> tuple[Found, ...]:
     if path.endswith(".go"):
         return tuple(golang.go_demands(text[:MAX_SOURCE], name))
     return tuple(golang.window_demands(text[:MAX_SOURCE], name))
+
+
+@lru_cache(maxsize=64)
+def grader_reads(text: str, path: str) -> tuple[Found, ...]:
+    """Every key and literal the grader's whole source reads or compares with (all its
+    functions, not one check's): what the checker as a whole expects of the program's output.
+    Python by its syntax tree; other languages by the quoted ``key=`` prefixes and the quoted
+    words next to ``==`` (bounded per line)."""
+    if not text or len(text) > MAX_SOURCE:
+        return ()
+    if path.endswith(".py"):
+        tree = parse_python(text)
+        if tree is not None:
+            reader = PythonReader(tree, text)
+            for func in python_functions(tree).values():
+                reader.read(func)
+            return tuple(f for f in reader.found[:MAX_FOUND] if f.kind in ("key", "literal"))
+    found: list[Found] = []
+    for n, line in enumerate(text.splitlines()[:20_000], 1):
+        for m in QUOTED_KEY.finditer(line[:2000]):
+            found.append(Found("key", m.group("k"), n, line.strip()[:160]))
+        if "==" in line:
+            for m in COMPARED_WORD.finditer(line[:2000]):
+                found.append(Found("literal", m.group("v") or m.group("w"), n, line.strip()[:160]))
+        if len(found) >= MAX_FOUND:
+            break
+    return tuple(found)
+
+
+QUOTED_KEY = re.compile(r"""["'`](?P<k>[A-Za-z_][\w.-]{0,63})[=:]["'`]""")
+COMPARED_WORD = re.compile(r"""==\s{0,4}["'`](?P<v>[A-Za-z_][\w-]{0,40})["'`]|["'`](?P<w>[A-Za-z_][\w-]{0,40})["'`]\s{0,4}==""")
