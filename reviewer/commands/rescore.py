@@ -19,10 +19,11 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
+from reviewer.model.observation import Observation
 from reviewer.model.records import record
 from reviewer.model.repair import (
     BadRepair,
@@ -36,11 +37,15 @@ from reviewer.model.sanitize import plain
 from reviewer.rescore.engine import Options, Rescore, observe_grader, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
 from reviewer.store.protocol import Store
+
+if TYPE_CHECKING:
+    from reviewer.analysis.evidence.engine import Evidence
 from reviewer.store.sessions import SessionStore
 
 EXIT = """exit status:
-  0  every re-score ran and was saved (whether or not a check flipped)
-  1  a failure is unknown, a grading cannot be re-run, or a record could not be saved
+  0  every re-score (or observation) ran and was saved (whether or not a check flipped)
+  1  a failure is unknown, a grading cannot be re-run, a repair is not one of notation, a record could
+     not be saved, or failures had proposed repairs and none could run
   2  bad usage (a --repair that is not KIND:ARGS), or PATH is not a folder
   3  no working bubblewrap sandbox here: nothing was run"""
 
@@ -56,6 +61,8 @@ class Job:
     grader: str
     repairs: list[Repair] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
+    stated: str = ""
+    """Why the repairs change what the brief states ("" when they do not)."""
 
 
 def find_failure(store: Store, failure_id: str) -> tuple[Run, Failure]:
@@ -73,61 +80,108 @@ def find_failure(store: Store, failure_id: str) -> tuple[Run, Failure]:
     raise LookupError(f"run {session}/{run_id} has no failing check {check!r}")
 
 
-def proposed(store: Store, run: Run, failure: Failure) -> tuple[Repair, ...]:
-    """What the evidence proposes for one failure."""
+def evidence(store: Store, run: Run, failure: Failure) -> Evidence:
+    """The failure's evidence (what the strip shows)."""
     from reviewer.analysis.evidence.engine import evidence_for
-    from reviewer.analysis.evidence.proposals import propose
 
-    return propose(evidence_for(store, run, failure))
-
-
-def applicable(rerun: Any, repairs: tuple[Repair, ...]) -> tuple[Repair, ...]:
-    """The repairs a grader's re-run can apply: re-expressing output needs a ``program`` whose
-    output the checker reads, or files it ``reads`` (a checker that runs the code in its own
-    process can only have a limit lifted or be graded where the files were saved)."""
-    from reviewer.model.repair import STDOUT_KINDS
-
-    if rerun.program or rerun.reads:
-        return repairs
-    return tuple(r for r in repairs if r.kind not in STDOUT_KINDS)
+    return evidence_for(store, run, failure)
 
 
-def add(jobs: dict[tuple[str, str], Job], run: Run, failure: Failure, repairs: tuple[Repair, ...]) -> None:
+def add(jobs: dict[tuple[str, str], Job], run: Run, failure: Failure, repairs: tuple[Repair, ...],
+        stated: str = "") -> None:
     """Put a failure into its grading's job, adding repairs not there yet."""
     job = jobs.setdefault((run.key, failure.grader), Job(run, failure.grader))
     job.failures.append(failure)
+    job.stated = job.stated or stated
     for r in repairs:
         if all((x.kind, x.args) != (r.kind, r.args) for x in job.repairs):
             job.repairs.append(r)
 
 
-def plan(store: Store, args: argparse.Namespace, repairs: tuple[Repair, ...],
-         problems: list[str]) -> list[Job]:
-    """The jobs the arguments ask for; unknown failures and failures without proposals go to ``problems``."""
+@record(frozen=False, slots=False)
+class Planned:
+    """What the arguments ask for: the jobs, the problems to report, and the failures whose
+    proposed repairs no recorded re-run can apply (with why)."""
+
+    jobs: list[Job] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+
+def plan(store: Store, args: argparse.Namespace, repairs: tuple[Repair, ...]) -> Planned:
+    """The jobs the arguments ask for; unknown failures, failures without proposals and repairs
+    the guard refuses go to ``problems``."""
+    from reviewer.analysis.evidence.decidable import rerun_missing, runnable
+    from reviewer.analysis.evidence.proposals import propose
+
     jobs: dict[tuple[str, str], Job] = {}
+    out = Planned()
     if args.all_proposed:
         for run in store.runs:
-            graders = {g.name: g for g in run.graders}
             for f in store.failures(run):
-                g = graders.get(f.grader)
-                if g is None or g.rerun is None or g.rerun.problem:
-                    continue
-                found = applicable(g.rerun, proposed(store, run, f))
-                if found:
-                    add(jobs, run, f, found)
-        return list(jobs.values())
+                ev = evidence(store, run, f)
+                found = propose(ev)
+                usable = tuple(r for r in found if runnable(ev.rerun, r))
+                if usable:
+                    add(jobs, run, f, usable)
+                elif found:
+                    out.blocked.append(f"{f.id}: {rerun_missing(ev.rerun, True)}")
+        out.jobs = list(jobs.values())
+        return out
     for fid in args.failure:
         try:
             run, f = find_failure(store, fid)
         except LookupError as exc:
-            problems.append(str(exc))
+            out.problems.append(str(exc))
             continue
-        found = repairs or proposed(store, run, f)
+        ev = evidence(store, run, f)
+        if repairs:
+            verdicts = [ev.guard.judge(r) for r in repairs]
+            refused = [j for j in verdicts if j.refused]
+            if refused:
+                out.problems.append(f"{fid}: not a repair of notation, not run: {refused[0].describe()}")
+                continue
+            stated = "; ".join(j.describe() for j in verdicts if j.stated)
+            add(jobs, run, f, repairs, stated)
+            continue
+        found = propose(ev)
         if not found:
-            problems.append(f"{fid}: the evidence proposes no repair; give one with --repair KIND:ARGS")
+            from reviewer.analysis.evidence.proposals import judged
+
+            held = [j.describe() for j in judged(ev) if not j.notation_only]
+            why = f" (not proposed: {'; '.join(held)})" if held else ""
+            out.problems.append(f"{fid}: the evidence proposes no repair of notation{why}; give one with --repair KIND:ARGS")
             continue
-        add(jobs, run, f, found)
-    return list(jobs.values())
+        usable = tuple(r for r in found if runnable(ev.rerun, r))
+        if not usable:
+            out.problems.append(f"{fid}: {rerun_missing(ev.rerun, True)}")
+            continue
+        add(jobs, run, f, usable)
+    out.jobs = list(jobs.values())
+    return out
+
+
+def observing(store: Store, args: argparse.Namespace) -> Planned:
+    """The gradings ``--observe`` asks for: those of the named failures, else every grading with
+    a failing check whose ``[grader.rerun]`` names the program the checker runs."""
+    jobs: dict[tuple[str, str], Job] = {}
+    out = Planned()
+    if args.failure:
+        for fid in args.failure:
+            try:
+                run, f = find_failure(store, fid)
+            except LookupError as exc:
+                out.problems.append(str(exc))
+                continue
+            add(jobs, run, f, ())
+    else:
+        for run in store.runs:
+            for f in store.failures(run):
+                g = run.grader(f.grader)
+                if g is not None and g.rerun is not None and not g.rerun.problem and g.rerun.program:
+                    add(jobs, run, f, ())
+    out.jobs = list(jobs.values())
+    return out
 
 
 def as_json(r: Rescore, record: str) -> dict[str, Any]:
@@ -142,12 +196,16 @@ def as_json(r: Rescore, record: str) -> dict[str, Any]:
         "record": record, "command": r.command, "cwd": r.cwd, "runtime": r.runtime, "sandbox": r.sandbox,
         "limits": r.limits.as_table(), "stopped": {"before": r.stopped_before, "after": r.stopped_after},
         "notes": list(r.notes), "seconds": round(r.seconds, 3), "evidence": r.evidence,
+        "stated": r.stated, "flipped_by_stated": r.flipped_by_stated,
+        "observed": r.observation.summary() if r.observation is not None else "",
     }
 
 
 def as_line(r: Rescore, record: str) -> str:
     """One result as a line for people (and its notes below it)."""
-    flip = "FLIPPED" if r.flipped else ("not reproduced" if not r.reproduced else "still failing")
+    flip = ("FLIPPED" if r.flipped else "not reproduced" if not r.reproduced
+            else "passes only by changing what the brief states: evidence for capability" if r.flipped_by_stated
+            else "still failing")
     text = f"{r.failure}: {r.before} -> {r.after} ({flip}); grader {r.summary()}; saved in {record}"
     return "\n".join([plain(text), *(plain(f"  note: {n}") for n in r.notes)])
 
@@ -187,7 +245,7 @@ def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, worker
         if observe:
             return (observe_grader(store, job.run, job.grader, options=options, tool=tool, cancel=stop.is_set),)
         return rescore_grader(store, job.run, job.grader, tuple(job.repairs), job.failures, options=options, tool=tool,
-                              cancel=stop.is_set)
+                              cancel=stop.is_set, stated=job.stated)
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         pending: dict[Future[tuple[Any, ...]], Job] = {pool.submit(work, j): j for j in jobs}
@@ -215,7 +273,7 @@ def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, worker
 def cmd_rescore(args: argparse.Namespace) -> int:
     """reviewer rescore."""
     from reviewer.commands.common import resolve_folder
-    from reviewer.rescore.record import save
+    from reviewer.rescore.record import save, save_observations
     from reviewer.rescore.sandbox import require_sandbox
     from reviewer.store.identity import resolve_reviewer
 
@@ -224,8 +282,12 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     except BadRepair as exc:
         print(plain(f"reviewer rescore: --repair: {exc}"), file=sys.stderr)
         return 2
-    if bool(args.failure) == bool(args.all_proposed) or (args.all_proposed and repairs):
-        print("reviewer rescore: give --failure ID (with or without --repair), or --all-proposed alone", file=sys.stderr)
+    if args.observe and (repairs or args.all_proposed):
+        print("reviewer rescore: --observe runs the grader as recorded: give it alone, or with --failure ID", file=sys.stderr)
+        return 2
+    if not args.observe and (bool(args.failure) == bool(args.all_proposed) or (args.all_proposed and repairs)):
+        print("reviewer rescore: give --failure ID (with or without --repair), --all-proposed alone, or --observe",
+              file=sys.stderr)
         return 2
     folder = resolve_folder(args.path)
     try:
@@ -236,37 +298,66 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     store = SessionStore(folder)
     store.scan()
     reviewer = resolve_reviewer(args.reviewer)
-    problems: list[str] = []
-    jobs = plan(store, args, repairs, problems)
-    for p in problems:
+    planned = observing(store, args) if args.observe else plan(store, args, repairs)
+    for p in planned.problems:
         print(plain(f"reviewer rescore: {p}"), file=sys.stderr)
     limits = Limits(memory_mb=args.memory_mb, processes=args.processes)
     options = Options(python=args.python, limits=limits, wall_seconds=args.time_limit)
-    failed = [bool(problems)]
+    failed = [bool(planned.problems)]
 
-    def emit(results: list[Rescore] | None, job: Job, error: str) -> None:
+    def emit(results: list[Any] | None, job: Job, error: str) -> None:
         if results is None:
             failed[0] = True
-            for f in job.failures:
-                print(plain(f"reviewer rescore: {f.id}: {error}"), file=sys.stderr)
+            for f in job.failures if not args.observe else job.failures[:1]:
+                what = f.id if not args.observe else f"{job.run.key}#{job.grader}"
+                print(plain(f"reviewer rescore: {what}: {error}"), file=sys.stderr)
                 if args.json:
-                    print(json.dumps({"failure": f.id, "error": error}, ensure_ascii=True), flush=True)
+                    print(json.dumps({"failure" if not args.observe else "grading": what, "error": error}, ensure_ascii=True),
+                          flush=True)
             return
         try:
-            paths = save(store.root, reviewer, results)
+            paths = save_observations(store.root, reviewer, results) if args.observe else save(store.root, reviewer, results)
             where = str(paths[0]) if paths else ""
         except Exception as exc:  # noqa: BLE001 - RecordUnsafe or OSError: shown, never a traceback
             failed[0] = True
             print(plain(f"reviewer rescore: not saved: {exc}"), file=sys.stderr)
             where = ""
         for r in results:
-            print(json.dumps(as_json(r, where), ensure_ascii=True) if args.json else as_line(r, where), flush=True)
+            if args.observe:
+                print(json.dumps(observed_json(r, where), ensure_ascii=True) if args.json else observed_line(r, where), flush=True)
+            else:
+                print(json.dumps(as_json(r, where), ensure_ascii=True) if args.json else as_line(r, where), flush=True)
 
-    run_jobs(store, jobs, options, tool, args.jobs or os.cpu_count() or 1, emit)
-    if not jobs and not problems:
-        print("reviewer rescore: nothing to re-score (no failure has a proposed repair and a [grader.rerun])",
+    run_jobs(store, planned.jobs, options, tool, args.jobs or os.cpu_count() or 1, emit, observe=args.observe)
+    if planned.blocked and not planned.jobs:
+        failed[0] = True
+        print(plain(f"reviewer rescore: {len(planned.blocked)} failure(s) have a proposed repair, and none can be run:"),
               file=sys.stderr)
+        for line in planned.blocked[:20]:
+            print(plain(f"  {line}"), file=sys.stderr)
+    elif planned.blocked:
+        print(plain(f"reviewer rescore: {len(planned.blocked)} more failure(s) have a proposed repair that cannot run "
+                    f"(first: {planned.blocked[0]})"), file=sys.stderr)
+    if not planned.jobs and not planned.problems and not planned.blocked:
+        what = "observe (no failing grading names the program its checker runs)" if args.observe else \
+            "re-score (no failure has a proposed repair of notation)"
+        print(f"reviewer rescore: nothing to {what}", file=sys.stderr)
     return 1 if failed[0] else 0
+
+
+def observed_json(o: Observation, record: str) -> dict[str, Any]:
+    """One observation as the JSON object ``--observe --json`` prints."""
+    return {
+        "grading": o.grading, "program": o.program, "at": o.at, "runs": len(o.invocations), "dropped": o.dropped,
+        "exit_status": o.exit_status, "stopped": o.stopped, "record": record, "summary": o.summary(),
+        "invocations": [{"argv": list(i.argv), "test": i.test, "exit_status": i.exit_status,
+                         "stdout": i.stdout[:2000], "stderr": i.stderr[-2000:]} for i in o.invocations],
+    }
+
+
+def observed_line(o: Observation, record: str) -> str:
+    """One observation as a line for people."""
+    return plain(f"{o.grading}: {o.summary()}; saved in {record}")
 
 
 def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -282,6 +373,10 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     p.add_argument("--failure", metavar="ID", action="append", default=[], help="SESSION/RUN#GRADER:CHECK (repeatable)")
     p.add_argument("--repair", metavar="KIND:ARGS", action="append", default=[], help=REPAIR_HELP)
     p.add_argument("--all-proposed", action="store_true", help="every failure the evidence proposes a repair for")
+    p.add_argument("--observe", action="store_true",
+                   help="run the recorded grader once as recorded and note every run of the program it names "
+                        "([grader.rerun] program): its arguments, input, output and how it ended; the evidence reads "
+                        "them where the grader output shows none (all failing gradings, or those of --failure)")
     p.add_argument("--json", action="store_true", help="one JSON object per re-score, a line each")
     p.add_argument("--reviewer", metavar="NAME", help="whose record (default: git user.name, else login)")
     p.add_argument("--jobs", type=int, metavar="N", help="gradings re-scored at once (default: the number of cores)")

@@ -66,6 +66,7 @@ START = (
     'exit $s'
 )
 Progress = Callable[[str, float], None]
+STATED_FLIP = "a flip only by changing what the brief states: evidence for capability"
 
 
 class NotRerunnable(Exception):
@@ -129,6 +130,14 @@ class Rescore:
     at: str = ""
     notes: tuple[str, ...] = ()
     observation: Observation | None = None
+    stated: str = ""
+    """Why the repairs change what the brief states ("" when they do not): a check they flip is
+    then evidence for capability (the program ignored the brief), never a flip of notation."""
+
+    @property
+    def flipped_by_stated(self) -> bool:
+        """The check passes only once the repairs change what the brief states."""
+        return bool(self.stated) and self.reproduced and self.after == "pass"
 
     def passing(self, which: str) -> tuple[int, int]:
         """(checks passing, checks) in ``recorded``, ``before`` or ``after``."""
@@ -139,10 +148,14 @@ class Rescore:
         return f"re-scored in the sandbox: {self.summary()}"
 
     def summary(self) -> str:
-        """``3/9 -> 9/9 with key steps->mults``: the grader's passing checks, recorded then repaired."""
+        """``3/9 -> 9/9 with key steps->mults``: the grader's passing checks, recorded then repaired
+        (and, for repairs of what the brief states, that a flip is evidence for capability)."""
         b, n = self.passing("recorded")
         a, _ = self.passing("after")
-        return f"{b}/{n} -> {a}/{n} with " + (", ".join(describe_repair(r) for r in self.repairs) or "no repair")
+        text = f"{b}/{n} -> {a}/{n} with " + (", ".join(describe_repair(r) for r in self.repairs) or "no repair")
+        if self.stated:
+            text += f" ({STATED_FLIP}: {self.stated})"
+        return text
 
 
 def utc_now() -> str:
@@ -460,9 +473,12 @@ def observe_grader(store: Store, run: Run, grader_name: str, *, options: Options
 
 def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...],
                    failures: list[Failure], *, options: Options = Options(), tool: Tool | None = None,
-                   cancel: Callable[[], bool] = lambda: False, progress: Progress = lambda _m, _f: None) -> tuple[Rescore, ...]:
+                   cancel: Callable[[], bool] = lambda: False, progress: Progress = lambda _m, _f: None,
+                   stated: str = "") -> tuple[Rescore, ...]:
     """Re-score ``failures`` (all of ``grader_name`` in ``run``) with ``repairs``: one control run,
-    one repaired run (:func:`compare_grader`), a result per failure. Writes nothing."""
+    one repaired run (:func:`compare_grader`), a result per failure. ``stated``: why the repairs
+    change what the brief states, when they do (a check they flip is then no flip of notation).
+    Writes nothing."""
     c = compare_grader(store, run, grader_name, repairs, options=options, tool=tool, cancel=cancel, progress=progress)
     by_key = {row.key: row for row in c.checks}
     results = []
@@ -473,11 +489,11 @@ def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
             failure=f.id, run_key=run.key, grader=grader_name, check=f.check.key, repairs=repairs,
             evidence=evidence_hash(store, run, f), command=c.command, cwd=c.cwd, runtime=c.runtime,
             sandbox=c.sandbox, limits=c.limits, recorded=row.recorded, before=row.before, after=row.after,
-            flipped=reproduced and row.after == "pass", reproduced=reproduced, checks=c.checks,
+            flipped=reproduced and row.after == "pass" and not stated, reproduced=reproduced, checks=c.checks,
             output_before=c.before.output, output_after=c.after.output, exit_before=c.before.exit_status,
             exit_after=c.after.exit_status, stopped_before=c.before.stopped or c.before.limit,
             stopped_after=c.after.stopped or c.after.limit, seconds=c.seconds, at=c.at, notes=c.notes,
-            observation=c.observation))
+            observation=c.observation, stated=stated))
     return tuple(results)
 
 

@@ -70,6 +70,9 @@ class Entry:
     """``3/9 -> 9/9 with key steps->mults`` (for the Evidence strip)."""
     output_after: str = ""
     """The repaired run's output as recorded (for the Grader pane)."""
+    stated: str = ""
+    """Why the repairs changed what the brief states ("" when they did not): what they flipped is
+    evidence for capability, and counts in no re-scored figure."""
 
     def note(self) -> str:
         """A note to pre-fill when labelling after this re-score."""
@@ -124,7 +127,7 @@ def cut(text: str) -> str:
 
 
 def flips(r: Rescore, failure_id: str) -> bool:
-    """True when this grading's re-score flipped that failure's check."""
+    """True when this grading's re-score flipped that failure's check (whatever the repairs changed)."""
     key = failure_id.partition("#")[2].partition(":")[2]
     row = next((c for c in r.checks if c.key == key), None)
     return row is not None and row.recorded in FAILING and row.before in FAILING and row.after == "pass"
@@ -135,7 +138,8 @@ def table(rs: list[Rescore], failures: list[str], evidence: dict[str, str]) -> d
     r = rs[0]
     t: dict[str, Any] = {
         "grading": grading_id(r.failure), "failures": sorted(failures),
-        "flipped": sorted(f for f in failures if flips(r, f)), "repairs": [format_repair(x) for x in r.repairs],
+        "flipped": [] if r.stated else sorted(f for f in failures if flips(r, f)),
+        "repairs": [format_repair(x) for x in r.repairs],
         "at": r.at, "evidence": dict(sorted({**evidence, **{x.failure: x.evidence for x in rs}}.items())),
         "command": r.command, "cwd": r.cwd, "runtime": r.runtime, "sandbox": r.sandbox,
         "reproduced": all(x.reproduced for x in rs), "summary": r.summary(),
@@ -145,6 +149,9 @@ def table(rs: list[Rescore], failures: list[str], evidence: dict[str, str]) -> d
         "check": [{"key": c.key, "recorded": c.recorded, "before": c.before, "after": c.after, "message": c.message}
                   for c in r.checks],
     }
+    if r.stated:
+        t["stated"] = r.stated
+        t["flipped_stated"] = sorted(f for f in failures if flips(r, f))
     if r.exit_before is not None:
         t["exit_before"] = r.exit_before
     if r.exit_after is not None:
@@ -312,9 +319,10 @@ def entry(t: Any, reviewer: str) -> Entry | None:
     for c in checks:
         if isinstance(c, dict) and all(isinstance(c.get(k), str) for k in ("key", "recorded", "before", "after")):
             rows.append((c["key"], c["recorded"], c["before"], c["after"]))
-    summary, output = t.get("summary", ""), t.get("output_after", "")
-    return Entry(grading, failures, flipped, repairs, at, t.get("reproduced") is True, tuple(rows), reviewer,
-                 summary if isinstance(summary, str) else "", output if isinstance(output, str) else "")
+    summary, output, stated = t.get("summary", ""), t.get("output_after", ""), t.get("stated", "")
+    return Entry(grading, failures, () if stated else flipped, repairs, at, t.get("reproduced") is True, tuple(rows),
+                 reviewer, summary if isinstance(summary, str) else "", output if isinstance(output, str) else "",
+                 stated if isinstance(stated, str) else "changes what the brief states")
 
 
 def read_entries(root: Path, sessions: list[str]) -> tuple[list[Entry], list[str]]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.analysis.evidence import Evidence, evidence_for, with_across
-from reviewer.analysis.evidence.proposals import propose
+from reviewer.analysis.evidence.proposals import judged, propose
 from reviewer.model import Failure, Run
 from reviewer.model.repair import RepairKind
 from reviewer.store.sessions import SessionStore
@@ -135,9 +135,23 @@ def test_proposed_repairs(store: SessionStore) -> None:
         "oracle-2026-10/eulerian--ember-9b#oracle:oracle_eulerian.py::test_square_walk_closes")
     assert (RepairKind.MAP_VALUE, ("connected", "true", "yes")) in kinds(CONNECTED.format("atlas-7b", "test_triangle_is_connected"))
     assert (RepairKind.LIFT_LIMIT, ("recursion",)) in kinds("oracle-2026-10/depth--cobalt-mini#oracle:oracle_depth.py::test_long_chain")
-    assert kinds("pounce-2026-11/roman-go--fjord-xl#heldout:build:roman") == {(RepairKind.GRADE_WHERE_SAVED, ("roman",))}
-    assert (RepairKind.RESERIALISE, ("edges", "comma-list")) in kinds(
-        "oracle-2026-10/mst--breeze-large#oracle:oracle_mst.py::test_six_nodes_edges_form_a_spanning_tree")
+    # The brief says "In this folder": grading the files where they were saved would repair a stated
+    # demand, so it is not proposed (a flip would only show the model ignored the brief).
+    assert kinds("pounce-2026-11/roman-go--fjord-xl#heldout:build:roman") == set()
+    fjord = ev(store, "pounce-2026-11/roman-go--fjord-xl#heldout:build:roman")
+    [stated] = [j for j in judged(fjord) if not j.notation_only]
+    assert stated.repair.kind is RepairKind.GRADE_WHERE_SAVED and "In this folder" in stated.stated
+    # gale-13b printed result= where the brief names value: the rename is never proposed either.
+    gale = ev(store, FE.format("gale-13b", "test_small_powers"))
+    assert (RepairKind.RENAME_KEY, ("result", "value")) not in kinds(FE.format("gale-13b", "test_small_powers"))
+    assert any(j.repair.args == ("result", "value") and "value" in j.stated for j in judged(gale))
+    # edges=5 is a count where the check reads a list, and the tree is under tree=: the count is moved
+    # out of the way and the tree renamed onto edges (never re-shaping the count).
+    assert kinds("oracle-2026-10/mst--breeze-large#oracle:oracle_mst.py::test_six_nodes_edges_form_a_spanning_tree") == {
+        (RepairKind.RENAME_KEY, ("edges", "edges_as_printed")), (RepairKind.RENAME_KEY, ("tree", "edges"))}
+    # trail=A->B->C where the check reads path= split on whitespace: renamed, then re-joined.
+    assert [(r.kind, r.args) for r in propose(ev(store, "oracle-2026-10/eulerian--delta-pro#oracle:oracle_eulerian.py::test_square_walk_closes"))] == [
+        (RepairKind.RENAME_KEY, ("trail", "path")), (RepairKind.SEPARATOR, ("path", "->", " "))]
 
 
 def test_the_task_by_model_matrix(store: SessionStore) -> None:

@@ -13,15 +13,16 @@ it never sets a label. :mod:`reviewer.analysis.evidence.strip` turns it into the
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import field, replace
 from functools import lru_cache
 
+from reviewer.analysis.evidence.guard import Guard
 from reviewer.analysis.evidence.keys import holding, key_near_misses, key_use
 from reviewer.analysis.evidence.structure import echoes, fits, pair_keys, vocabulary_pairs, wanted_shape
 from reviewer.analysis.evidence.weigh import directed, from_source, lookup, merge, met_by
 from reviewer.analysis.reading.brief import BriefIndex, brief_index
 from reviewer.analysis.reading.code import CodeFile
-from reviewer.analysis.reading.demands import Context, Demand, DemandKind, message_demands, pair_demands
+from reviewer.analysis.reading.demands import Context, Demand, DemandKind, golden_demands, message_demands, pair_demands
 from reviewer.analysis.reading.nearmiss import NearMiss, near_misses
 from reviewer.analysis.reading.notation import canon, strip_quotes
 from reviewer.analysis.reading.output import (
@@ -41,6 +42,8 @@ from reviewer.analysis.reading.tables import TABLE_VALUES, bound_literals
 from reviewer.model import Failure, Run
 from reviewer.model.observation import Invocation
 from reviewer.model.records import record
+from reviewer.model.repair import Repair, RepairKind
+from reviewer.model.rerun import Rerun
 from reviewer.rescore.record import latest_observation
 from reviewer.store.protocol import Store
 
@@ -97,6 +100,8 @@ class Evidence:
             showing none.
         brief_missing: the brief could not be read, so nothing counts as stated.
         errors: what could not be read (a grader source file, the brief, lines past a budget).
+        guard: judges a repair against what the brief states and the checker's own answers.
+        rerun: how the run's grader can be run again (None when the run does not record it).
     """
 
     failure_id: str
@@ -111,6 +116,8 @@ class Evidence:
     observed: bool = False
     brief_missing: bool = False
     errors: tuple[str, ...] = ()
+    guard: Guard = field(default_factory=lambda: Guard(None), compare=False, repr=False)
+    rerun: Rerun | None = field(default=None, compare=False, repr=False)
 
     @property
     def unstated(self) -> tuple[Demand, ...]:
@@ -329,17 +336,19 @@ def analyse(
     if observed:
         output = observed_output(seen.runs)
     index = brief_index(brief) if brief is not None else None
+    crash = find_crash(message, output, ctx.model_files, cancel) or observed_crash(seen.runs)
+    missed = missed_values(message, pairs)
     judged = []
     for d in merged:
         poll(cancel)
         where = lookup(index, d, cwd)
-        judged.append(met_by(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text), output, code,
-                             "observed" if observed else "output"))
+        d = met_by(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text), output, code,
+                   "observed" if observed else "output")
+        judged.append(not_met(d, missed, crash))
     judged.sort(key=lambda d: (not d.evidence, not d.unstated, d.bound, KIND_ORDER[d.kind]))
     keys = [d.value for d in judged if d.kind is DemandKind.KEY]
     nms = distinct(nms + output_near_misses(check, judged, pairs, output, tuple(sources), index, seen))
     directed_nms = tuple(directed(nm, index, judged, check, keys[0] if len(keys) == 1 else "") for nm in nms)
-    crash = find_crash(message, output, ctx.model_files, cancel) or observed_crash(seen.runs)
     hints: list[Hint] = []
     if crash is not None:
         hidden = tuple(k for k in keys if output.known and not output.has_key(k))
@@ -347,8 +356,37 @@ def analyse(
         crash = replace(crash, everywhere=everywhere)
         hints.append(Hint("crash", crash.describe(), towards=crash.towards))
     hints += unread_hints(judged, output, directed_nms)
+    answers = {strip_quotes(p.expected) for p in pairs if p.relation == "equal"}
+    answers |= {w for ws in checker_reads(tuple(sources), set())[1].values() for w in ws}
+    answers |= {f.value for s in sources for f in grader_reads(s.text, s.path) if f.kind == "literal"}
     return Evidence(failure_id, check, tuple(judged), directed_nms, tuple(pairs), tuple(hints), crash,
-                    output_shown=output.known, brief_missing=brief is None, errors=tuple(notes), observed=observed)
+                    output_shown=output.known, brief_missing=brief is None, errors=tuple(notes), observed=observed,
+                    guard=Guard(brief, frozenset(a for a in answers if WORD_VALUE.match(a)),
+                                frozenset(seen.printed(output.pairs()))))
+
+
+def missed_values(message: str, pairs: list[Pair]) -> set[str]:
+    """Values the failure text says the check expected and did not get: the expected side of an
+    equality whose actual side differs, and a golden case's expectation."""
+    out = {strip_quotes(p.expected) for p in pairs
+           if p.relation == "equal" and not p.cut and strip_quotes(p.expected) != strip_quotes(p.actual)}
+    for d in golden_demands(message_lines(message)[:1]):
+        out.add(d.value)
+        out.update(d.alternatives)
+    return out
+
+
+def not_met(d: Demand, missed: set[str], crash: Crash | None) -> Demand:
+    """A demand nothing showed met or not (``met`` None) that the failure itself shows was not
+    met: the check says it expected the value and got another, or the program crashed on this
+    check before giving anything."""
+    if d.met is not None or d.bound or d.kind not in (DemandKind.LITERAL, DemandKind.KEY):
+        return d
+    if d.kind is DemandKind.LITERAL and (d.value in missed or any(a in missed for a in d.alternatives)):
+        return replace(d, met=False, met_where="")
+    if crash is not None and not crash.partial:
+        return replace(d, met=False, met_where="")
+    return d
 
 
 def distinct(nms: list[NearMiss]) -> list[NearMiss]:
@@ -448,6 +486,10 @@ def evidence_for(store: Store, run: Run, failure: Failure, cancel: Cancel | None
     hints = list(ev.hints)
     if saved and cwd not in saved:
         where = cwd or "the top of the workspace"
-        hints.append(Hint("saved-elsewhere", f"the graded files were saved under {', '.join(saved)}/, the grader ran in {where}: decidable by grading them where they were saved"))
-    ev = replace(ev, hints=tuple(hints), saved_elsewhere=tuple(saved) if saved and cwd not in saved else (), errors=tuple(errors) + ev.errors)
+        stated = ev.guard.judge(Repair(RepairKind.GRADE_WHERE_SAVED, (saved[0],))).stated
+        then = (f"{stated}, so the program did not follow it: grading them where they were saved would decide nothing"
+                if stated else "decidable by grading them where they were saved")
+        hints.append(Hint("saved-elsewhere", f"the graded files were saved under {', '.join(saved)}/, the grader ran in {where}: {then}"))
+    ev = replace(ev, hints=tuple(hints), saved_elsewhere=tuple(saved) if saved and cwd not in saved else (),
+                 errors=tuple(errors) + ev.errors, rerun=grader.rerun if grader is not None else None)
     return ev

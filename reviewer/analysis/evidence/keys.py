@@ -146,12 +146,15 @@ def key_near_misses(
     if found is None:
         return out
     notes = [f"key renamed: {found.key} for {key}"]
-    if use.split and not use.fits(found.value) and list_separator(found.value, use.split):
+    rejoin: tuple[str, ...] = ()
+    sep = list_separator(found.value, use.split) if use.split and not use.fits(found.value) else ""
+    if sep:
         notes.append("separator")
+        rejoin = (sep, use.split)
     shown = found.value if len(found.value) <= 40 else found.value[:20] + "..." + found.value[-8:]
     line = f"checks {key}, output has {found.key}={shown}"
     out.append(NearMiss(f"{key}=", f"{found.key}={found.value}", tuple(notes), line, "renamed-key", check, key,
-                        strip_quotes(expected), found.key, found.value))
+                        strip_quotes(expected), found.key, found.value, rejoin=rejoin))
     return out
 
 

@@ -1,15 +1,16 @@
 """Repairs of notation the evidence proposes, for the re-score to apply.
 
-Each near miss, known interpreter limit and file saved elsewhere becomes one
+Each near miss, known interpreter limit and file saved elsewhere suggests one
 :class:`~reviewer.model.repair.Repair`: rename a key, map a value, change a separator,
-re-serialise a value, lift a limit, grade where saved. Repairs for notations the brief never
-stated come first; one the brief did state is still proposed (re-scoring settles what it
-would change), and its reason says the brief states it. Pure.
+re-serialise a value, lift a limit, grade where saved. Only those that re-express what the brief
+left unstated are proposed (:mod:`.guard`): a repair of a stated demand would turn a capability
+failure into a pass. Pure.
 """
 
 from __future__ import annotations
 
 from reviewer.analysis.evidence.engine import Evidence
+from reviewer.analysis.evidence.guard import Judged
 from reviewer.analysis.reading.nearmiss import NearMiss
 from reviewer.model.repair import Repair, RepairKind
 
@@ -43,20 +44,58 @@ def repair_of(nm: NearMiss) -> Repair | None:
     return None
 
 
-def propose(evidence: Evidence) -> tuple[Repair, ...]:
-    """The repairs this failure's evidence proposes, towards-specification ones first, once each."""
+def repairs_of(nm: NearMiss, printed: frozenset[str]) -> list[Repair]:
+    """The repairs one near miss proposes, in the order they apply: a renamed key the program
+    also printed under the checker's name (in another shape) is first moved out of the way, and a
+    renamed list joined another way is joined as the check splits it."""
+    r = repair_of(nm)
+    if r is None:
+        return []
+    out = [r]
+    if r.kind is RepairKind.RENAME_KEY:
+        new = r.args[1]
+        if new in printed:
+            out.insert(0, Repair(RepairKind.RENAME_KEY, (new, f"{new}{MOVED}"), f"makes room for {r.args[0]} as {new}"))
+        if nm.rejoin and nm.rejoin[0] != nm.rejoin[1]:
+            out.append(Repair(RepairKind.SEPARATOR, (new, nm.rejoin[0], nm.rejoin[1]), f"{new} is split on {nm.rejoin[1]!r}"))
+    return out
+
+
+MOVED = "_as_printed"
+"""The suffix of the name a printed key is moved to when another key is renamed onto it."""
+
+
+def candidates(evidence: Evidence) -> tuple[tuple[int, Repair], ...]:
+    """Every repair the evidence suggests, ranked (0: towards specification), once each, in the
+    order they apply."""
     ranked: list[tuple[int, Repair]] = []
     for nm in evidence.near_misses:
-        r = repair_of(nm)
-        if r is not None:
+        for r in repairs_of(nm, evidence.guard.printed):
             ranked.append((0 if nm.towards else 1, r))
     crash = evidence.crash
     if crash is not None and crash.limit in LIMITS:
-        ranked.append((0, Repair(RepairKind.LIFT_LIMIT, (LIMITS[crash.limit],), crash.error)))
+        ranked.append((0 if crash.towards else 1, Repair(RepairKind.LIFT_LIMIT, (LIMITS[crash.limit],), crash.error)))
     for folder in evidence.saved_elsewhere:
-        ranked.append((1, Repair(RepairKind.GRADE_WHERE_SAVED, (folder,), f"the graded files were saved under {folder}/")))
-    out: list[Repair] = []
-    for _, r in sorted(ranked, key=lambda x: x[0]):
-        if all((r.kind, r.args) != (o.kind, o.args) for o in out):
-            out.append(r)
+        ranked.append((0, Repair(RepairKind.GRADE_WHERE_SAVED, (folder,), f"the graded files were saved under {folder}/")))
+    onto = {r.args[1] for _, r in ranked if r.kind is RepairKind.RENAME_KEY and not r.args[1].endswith(MOVED)}
+    out: list[tuple[int, Repair]] = []
+    for rank, r in sorted(ranked, key=lambda x: x[0]):
+        if r.kind is RepairKind.RESERIALISE and r.args[0] in onto:
+            continue  # another key renamed onto it is what the check reads: re-shaping this one would not help
+        if all((r.kind, r.args) != (o.kind, o.args) for _, o in out):
+            out.append((rank, r))
     return tuple(out)
+
+
+def judged(evidence: Evidence) -> tuple[Judged, ...]:
+    """Every repair the evidence suggests, with what the guard finds of it (a repair of something
+    the brief states, or of one of the checker's own answers, is never proposed)."""
+    repairs = tuple(r for _, r in candidates(evidence))
+    return tuple(evidence.guard.judge(r, repairs) for r in repairs)
+
+
+def propose(evidence: Evidence) -> tuple[Repair, ...]:
+    """The repairs this failure's evidence proposes: notation the brief never stated (near misses
+    towards specification, an interpreter limit it does not name, files saved elsewhere where it
+    does not say where they go), towards-specification ones first, once each."""
+    return tuple(j.repair for j in judged(evidence) if j.notation_only)

@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from reviewer.analysis.evidence.across import Across
+from reviewer.analysis.evidence.decidable import blocked, decidable
 from reviewer.analysis.evidence.engine import Evidence
+from reviewer.analysis.evidence.proposals import judged, propose
 from reviewer.analysis.reading.brief import Stated
 from reviewer.analysis.reading.demands import Demand, DemandKind
 from reviewer.analysis.reading.nearmiss import NearMiss
 from reviewer.model.records import record
+from reviewer.model.repair import format_repair
 from reviewer.model.sanitize import plain
 
 VALUE_CAP = 60
@@ -172,12 +175,22 @@ def evidence_report(ev: Evidence) -> EvidenceReport:
         if h.kind not in ("crash", "across"):
             kind = "across" if h.kind == "across" else "hint"
             items.append(ReportItem(kind, "hint: " + one_line(h.text, LINE_CAP), "accent", h.towards))
+    for j in judged(ev):
+        if not j.notation_only:
+            items.append(ReportItem("hint", "not proposed: " + one_line(j.describe(), LINE_CAP), "muted"))
+    why = blocked(ev)
+    if why:
+        items.append(ReportItem("hint", "\u27f2 a re-score would settle this, but " + one_line(why, LINE_CAP), "muted"))
+    if ev.observed:
+        items.append(ReportItem("note", "\u25c9 the program's output above was observed in a re-score (the grader output shows none)"))
     if ev.unstated_unmet:
         items.append(ReportItem("note", "\u2717 not stated in the brief and not met: evidence towards specification, for you to weigh (not a label)"))
     elif ev.unstated:
-        judged = all(d.met is True for d in ev.unstated)
-        how = "the program meets it" if judged else "the program meets it or the output cannot tell"
-        items.append(ReportItem("note", f"\u25cb not stated in the brief, but {how}: not evidence towards specification"))
+        if all(d.met is True for d in ev.unstated):
+            items.append(ReportItem("note", "\u25cb not stated in the brief, but the program meets it: not evidence towards specification"))
+        else:
+            items.append(ReportItem("note", "\u25cb not stated in the brief; whether the program meets it is not known (nothing shows its output): "
+                                    "not counted either way; observing it in a re-score would tell"))
     for error in ev.errors:
         items.append(ReportItem("problem", "not read: " + one_line(error, 300), "bad"))
     shown = [d for d in ev.demands if not d.bound]
@@ -241,6 +254,12 @@ def evidence_json(ev: Evidence, across: Across | None = None) -> dict[str, Any]:
         "saved_elsewhere": [plain(s) for s in ev.saved_elsewhere],
         "towards_specification": ev.towards_specification,
         "causes": [plain(c) for c in ev.causes],
+        "observed": ev.observed,
+        "proposed": [format_repair(r) for r in propose(ev)],
+        "not_proposed": [{"repair": format_repair(j.repair), "stated": plain(j.stated), "refused": plain(j.refused)}
+                         for j in judged(ev) if not j.notation_only],
+        "decidable": decidable(ev) is not None,
+        "rescore_blocked": plain(blocked(ev)),
         "lines": [{"kind": i.kind, "text": i.text, "tone": i.tone, "towards": i.towards} for i in report.items],
         "errors": [plain(e) for e in ev.errors],
     }

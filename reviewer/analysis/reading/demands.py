@@ -73,12 +73,11 @@ class Demand:
 
     @property
     def evidence(self) -> bool:
-        """Evidence towards specification: unstated, and the program did not meet it (an
-        unstated demand the program's output or code already carries says nothing against
-        the brief). A separator counts only when the output shows it was not used."""
-        if self.kind is DemandKind.SEPARATOR:
-            return self.unstated and self.met is False
-        return self.unstated and self.met is not True
+        """Evidence towards specification: unstated, and the program is known not to meet it
+        (its output, recorded or observed in a re-score, lacks it). An unstated demand the
+        program's output or code already carries says nothing against the brief, and one that
+        nothing shows met or not (``met`` None) is not counted either way."""
+        return self.unstated and self.met is False
 
     def shown(self) -> str:
         """The value as shown to a person (quotes for literals, names for blanks)."""

@@ -55,6 +55,8 @@ class NearMiss:
             is evidence towards specification; False when the brief states it (the program
             ignored the brief).
         why: where the brief states it, when it does (``brief line 11``).
+        rejoin: for a renamed key whose list is also joined another way, (the separator the
+            program used, the one the check splits on); () otherwise.
     """
 
     expected: str
@@ -69,6 +71,7 @@ class NearMiss:
     found: str = ""
     towards: bool = True
     why: str = ""
+    rejoin: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """One line: ``expected 'yes' | actual 'true' | vocabulary: true for yes``."""

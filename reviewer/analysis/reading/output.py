@@ -61,16 +61,19 @@ class ProgramOutput:
         stdout: the captured standard output (runs joined by newlines), None when not shown.
         stderr: the captured standard error ("" when none shown).
         read: the fields the check read, as pytest showed them (``{'steps': '15'}``).
+        fields_shown: the failure text shows the fields the check read (``in {}`` too).
     """
 
     stdout: str | None = None
     stderr: str = ""
     read: tuple[tuple[str, str], ...] = ()
+    fields_shown: bool = False
 
     @property
     def known(self) -> bool:
-        """True when the failure text shows the output at all."""
-        return self.stdout is not None or bool(self.read)
+        """True when the failure text shows the output at all (the fields the check read count,
+        an empty set of them too: the program printed none)."""
+        return self.stdout is not None or bool(self.read) or self.fields_shown
 
     def pairs(self) -> list[Printed]:
         """Every ``key=value`` printed (and, when stdout is not shown, the fields read)."""
@@ -173,6 +176,7 @@ def program_output(message: str, cancel: Cancel | None = None) -> ProgramOutput:
     stdout: list[str] = []
     stderr: list[str] = []
     read: list[tuple[str, str]] = []
+    fields_shown = False
     section = ""
     mode = ""
     for raw in message_lines(message):
@@ -208,8 +212,9 @@ def program_output(message: str, cancel: Cancel | None = None) -> ProgramOutput:
                 stderr.append(inline.group("v"))
             d = READ_DICT.search(raw) if " in {" in raw else None
             if d:
+                fields_shown = True
                 read.extend((i.group("k"), i.group("v")) for i in READ_ITEM.finditer(d.group("d")))
-    return ProgramOutput("\n".join(stdout) if stdout else None, "\n".join(stderr), tuple(read))
+    return ProgramOutput("\n".join(stdout) if stdout else None, "\n".join(stderr), tuple(read), fields_shown)
 
 
 @record

@@ -5,7 +5,8 @@ Read from every reviewer's record (``<session>/rescores/<reviewer>.toml``, see
 not change what it shows, and no reviewer's name is carried here (blind mode stays blind).
 
 A failing check is *repaired* when some re-score shows it failing as recorded and in the
-control run and passing with the repairs (the record's definition of *flipped*, and the
+control run and passing with repairs of notation the brief never stated (a re-score whose repairs
+change what the brief states counts in no figure: its flips are evidence for capability) (the record's definition of *flipped*, and the
 ``repaired`` of :mod:`reviewer.rescore.tally`); every check of a re-run grading counts, not only
 the failures asked for. The re-scored pass rate counts the repaired failures not labelled
 specification as passes (:mod:`reviewer.analysis.stats.passrates`). Without any record, ``repaired``
@@ -77,7 +78,7 @@ def rescored(store: Store) -> Rescored:
                 failure = split_failure_id(f"{e.grading}:{key}")
             except ValueError:
                 continue
-            if before in FAILING and after == "pass":
+            if before in FAILING and after == "pass" and not e.stated:
                 repaired.add(failure)
             lines[failure] = line(e, recorded, before, after)
     rows, tally_errors = tally(store) if entries else ((), [])
