@@ -25,8 +25,7 @@ from reviewer.ui.render.panes import Rendered
 
 if TYPE_CHECKING:
     from reviewer.analysis.evidence import Evidence
-    from reviewer.store.gitcommit import CommitResult
-    from reviewer.store.gitrepo import RepoInfo, RunCommit
+    from reviewer.store.git import CommitResult, RepoInfo, RunCommit
 
 
 class Scanned(Message):

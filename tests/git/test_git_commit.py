@@ -9,8 +9,7 @@ from gitkit import changed_files, cli, commit_all, git, sessions_repo
 
 from reviewer.model.label import Verdict
 from reviewer.store.adjudication import adjudicate
-from reviewer.store.gitcommit import commit_labels
-from reviewer.store.gitrepo import GitError
+from reviewer.store.git import GitError, commit_labels
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore, fallback_root
 from reviewer.store.sessions import SessionStore

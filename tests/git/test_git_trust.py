@@ -10,9 +10,7 @@ from gitkit import commit_all, git, init_repo, sessions_repo
 from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
-from reviewer.store.gitcommit import commit_reviewer
-from reviewer.store.gitenv import KEPT, safe_git_env
-from reviewer.store.gitrepo import GitReadOnly, open_repo, repo_info
+from reviewer.store.git import KEPT, GitReadOnly, commit_reviewer, open_repo, repo_info, safe_git_env
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore

@@ -139,9 +139,15 @@ async def drive_app(root: Path) -> list[str]:
 def exercise(root: Path) -> tuple[list[str], int]:
     """Every git feature of reviewer, through its real code path; (features used, commits made)."""
     from reviewer.model.label import Verdict
-    from reviewer.store.gitcommit import commit_labels, commit_reviewer, label_files
-    from reviewer.store.githistory import clear_history_cache, label_history
-    from reviewer.store.gitrepo import provenance, repo_info
+    from reviewer.store.git import (
+        clear_history_cache,
+        commit_labels,
+        commit_reviewer,
+        label_files,
+        label_history,
+        provenance,
+        repo_info,
+    )
     from reviewer.store.identity import resolve_reviewer
     from reviewer.store.labeller import Labeller
     from reviewer.store.labels import LabelStore
@@ -194,9 +200,7 @@ async def drive_app_read_only(root: Path) -> None:
 
 def partial_clone(tmp: Path, variant: str) -> tuple[bool, int, int, list[str]]:
     """One partial-clone trap; (proven by plain git, canary runs through reviewer, commits refused, notes)."""
-    from reviewer.store.gitcommit import commit_reviewer
-    from reviewer.store.githistory import clear_history_cache, label_history
-    from reviewer.store.gitrepo import GitError, provenance, repo_info
+    from reviewer.store.git import GitError, clear_history_cache, commit_reviewer, label_history, provenance, repo_info
 
     root = sessions_repo(tmp / variant)
     canary = tmp / f"canary-{variant}"
