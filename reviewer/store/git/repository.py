@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 warnings.filterwarnings("ignore", message="GitDB is deprecated as a GitPython backend", category=DeprecationWarning)
 # GitPython 3.2 deprecates its pure-Python object database: its pack reader applies deltas in
 # Python, far slower than git over a whole history. reviewer reads only a few objects through
-# it (HEAD, the trees a commit changes, a few blobs) and walks history with git.
+# it (HEAD, HEAD's tree when committing, a few blobs) and walks history with git.
 
 FILTER_KEY = re.compile(r"^filter\.(.+)\.(clean|smudge|process)$")
 
