@@ -257,7 +257,16 @@ def run_app(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``reviewer`` console script."""
+    """Entry point of the ``reviewer`` console script.
+
+    Its first act, before any thread or child process exists, is to make the process environment
+    safe for git (:func:`reviewer.store.git.scrub_environment`): the caller's ``GIT_DIR``,
+    ``GIT_INDEX_FILE``... are dropped and git's safe settings are set, for every git process and
+    for GitPython, which reads ``os.environ``.
+    """
+    from reviewer.store.git import scrub_environment
+
+    scrub_environment()
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] in ("-h", "--help"):

@@ -7,6 +7,7 @@ import gc
 import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,6 +25,18 @@ for _pinned in ("COLUMNS", "LINES"):
     os.environ.pop(_pinned, None)
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def environment_restored() -> Iterator[None]:
+    """``os.environ`` as it was before the test: a test that calls ``reviewer.cli.main`` in-process
+    leaves it scrubbed for git (core.hooksPath=/dev/null and the rest), which would tame the
+    plain git calls of the next test in the same worker."""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
 
 SLOW = (
     "reliability/",  # the guarantee scripts: attacker folder, censuses, git canary, kill -9, concurrency

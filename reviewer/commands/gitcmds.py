@@ -58,8 +58,7 @@ def say(text: str, err: bool = False) -> None:
 def cmd_commit(args: argparse.Namespace) -> int:
     """reviewer commit: exit 0 when committed or nothing to commit, 1 when git refused."""
     from reviewer.commands.common import resolve_folder, settings_and_identity
-    from reviewer.store.gitcommit import commit_reviewer
-    from reviewer.store.gitrepo import GitError
+    from reviewer.store.git import GitError, commit_reviewer
 
     root = resolve_folder(args.path)
     _, identity = settings_and_identity(args.reviewer)

@@ -19,7 +19,7 @@ from reviewer.store.protocol import Store
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import Cluster, ClusterPlan
-    from reviewer.store.githistory import HistoryEntry
+    from reviewer.store.git import HistoryEntry
 
 __all__ = ["Analyses", "HistoryEntry", "Unavailable"]
 
@@ -57,8 +57,7 @@ class Analyses:
 
     def history(self, failure_id: str) -> list[HistoryEntry]:
         """A failure's label history from git (this reviewer's changes only while blinded)."""
-        from reviewer.store.githistory import label_history
-        from reviewer.store.gitrepo import GitUnsafe
+        from reviewer.store.git import GitUnsafe, label_history
 
         try:
             session, run, check = split_failure_id(failure_id)

@@ -1,6 +1,6 @@
 """Git as the review session knows it: the repository, each run's last commit, committing labels.
 
-The git calls themselves (:mod:`reviewer.store.gitrepo`, :mod:`reviewer.store.gitcommit`) run
+The git calls themselves (:mod:`reviewer.store.git`) run
 in workers; their answers come back to :class:`GitState`, which decides what the screen says.
 A folder outside git shows nothing and every key that needs git says why. A repository git
 refuses ("dubious ownership") gets one warning with the command the user may run; reviewer never
@@ -19,8 +19,7 @@ from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doi
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
 
 if TYPE_CHECKING:
-    from reviewer.store.gitcommit import CommitResult
-    from reviewer.store.gitrepo import RepoInfo, RunCommit
+    from reviewer.store.git import CommitResult, RepoInfo, RunCommit
 
 
 @record(frozen=False, slots=False)
@@ -147,7 +146,7 @@ class GitState:
 
 def commit_mine(root: Path, reviewer: str, adjudicated_in: list[str]) -> CommitResult:
     """Commit the reviewer's label files plus the adjudication files of the given sessions (worker)."""
-    from reviewer.store.gitcommit import CommitResult, commit_labels, commit_reviewer, label_files
+    from reviewer.store.git import CommitResult, commit_labels, commit_reviewer, label_files
 
     extra = [root / s / LABELS_DIR / ADJUDICATED_FILE for s in adjudicated_in]
     extra = [p for p in extra if p.is_file() and not p.is_symlink()]

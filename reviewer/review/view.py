@@ -20,7 +20,7 @@ from reviewer.store.safe_fs import TextBlob
 from reviewer.store.sessions import GraderChecks
 
 if TYPE_CHECKING:
-    from reviewer.store.gitrepo import RunCommit
+    from reviewer.store.git import RunCommit
 
 
 @record

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
-from reviewer.store.gitenv import safe_git_env
+from reviewer.store.git import safe_git_env
 
 
 class Source(str, enum.Enum):

@@ -24,9 +24,8 @@ from reviewer.store.sessions import Changes
 from reviewer.ui.render.panes import Rendered
 
 if TYPE_CHECKING:
-    from reviewer.analysis.evidence.engine import Evidence
-    from reviewer.store.gitcommit import CommitResult
-    from reviewer.store.gitrepo import RepoInfo, RunCommit
+    from reviewer.analysis.evidence import Evidence
+    from reviewer.store.git import CommitResult, RepoInfo, RunCommit
 
 
 class Scanned(Message):

@@ -161,7 +161,7 @@ def reviewers(root: Path, sessions: list[str], post: Post) -> None:
 
 def repository(root: Path, post: Post) -> None:
     """The repository line."""
-    from reviewer.store.gitrepo import GitUnsafe, repo_info  # git's modules load after the first screen
+    from reviewer.store.git import GitUnsafe, repo_info  # git's modules load after the first screen
 
     try:
         post(m.RepoRead(repo_info(root)))
@@ -173,7 +173,7 @@ def repository(root: Path, post: Post) -> None:
 
 def run_commits(root: Path, post: Post) -> None:
     """Each run's last commit."""
-    from reviewer.store.gitrepo import GitUnsafe, provenance
+    from reviewer.store.git import GitUnsafe, provenance
 
     try:
         post(m.ProvenanceRead(provenance(root)))
@@ -185,7 +185,7 @@ def run_commits(root: Path, post: Post) -> None:
 
 def commit(root: Path, reviewer: str, adjudicated: list[str], post: Post) -> None:
     """Commit this reviewer's label files (and adjudications made here)."""
-    from reviewer.store.gitrepo import GitUnsafe
+    from reviewer.store.git import GitUnsafe
 
     try:
         post(m.Committed(commit_mine(root, reviewer, adjudicated)))

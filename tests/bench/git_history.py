@@ -35,8 +35,7 @@ sys.path[:0] = [str(HERE.parents[2]), str(HERE.parents[1])]
 from sessionkit import RunSpec, write_session  # noqa: E402
 
 from reviewer.model.label import Label, Verdict  # noqa: E402
-from reviewer.store.githistory import clear_history_cache, label_history  # noqa: E402
-from reviewer.store.gitrepo import provenance, repo_info  # noqa: E402
+from reviewer.store.git import clear_history_cache, label_history, provenance, repo_info  # noqa: E402  # noqa: E402
 from reviewer.store.labelfile import labels_to_bytes  # noqa: E402
 
 REVIEWERS = ("alice", "bob", "carol")

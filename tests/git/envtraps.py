@@ -1,7 +1,8 @@
 """The caller's environment as a trap: ``GIT_*`` variables that point git at another repository or run a program.
 
 Each trap is proven live with plain git first (``prove``: git honours the variable: it finds
-the victim's repository, writes the trap index, runs the trap program...). Then reviewer runs
+the victim's repository, writes the trap index, runs the trap program...); GitPython's own
+``GIT_PYTHON_GIT_EXECUTABLE`` is proven live with plain GitPython (importing it runs that program). Then reviewer runs
 with every trap in its environment and a ``git`` on ``PATH`` that logs the environment of each
 git call before running the real git: a trap's value in that log means reviewer let the
 variable through. Shared by ``tests/reliability/git_canary.py`` and the hostile-folder finding 10.
@@ -14,6 +15,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -39,6 +41,13 @@ def plain(repo: Path, env: dict[str, str], *args: str, stdin: str = "") -> subpr
                           env={**clean_env(), "GIT_TERMINAL_PROMPT": "0", **env}, timeout=30, check=False)
 
 
+def imports_gitpython(env: dict[str, str]) -> bool:
+    """Plain GitPython: a Python that imports it with the caller's environment plus ``env``."""
+    done = subprocess.run([sys.executable, "-c", "import git"], capture_output=True, text=True,
+                          env={**clean_env(), **env}, timeout=60, check=False)
+    return done.returncode == 0
+
+
 def clean_env() -> dict[str, str]:
     """``os.environ`` without any trap variable (for the test's own plain git calls)."""
     return {k: v for k, v in os.environ.items() if MARK not in v}
@@ -62,6 +71,8 @@ def build(tmp: Path, repo: Path) -> tuple[list[EnvTrap], Path, Path]:
     (out / "objects").mkdir()
     trap = executable(tmp / f"{MARK}.sh", f'#!/bin/sh\ntouch "{out}/ran-$1"\nexit 0\n')
     ssh = executable(tmp / f"{MARK}-ssh", f'#!/bin/sh\ntouch "{out}/ran-ssh"\nexit 1\n')
+    real_git = shutil.which("git")
+    gitpython = executable(tmp / f"{MARK}-gitpython-git", f'#!/bin/sh\ntouch "{out}/ran-gitpython-git"\nexec "{real_git}" "$@"\n')
     (tmp / f"{MARK}-exec").mkdir()
     executable(tmp / f"{MARK}-exec" / "git-envtrap", f'#!/bin/sh\ntouch "{out}/ran-exec-path"\n')
     (tmp / f"{MARK}.gitconfig").write_text("[envtrap]\n\tkey = read\n")
@@ -115,6 +126,8 @@ def build(tmp: Path, repo: Path) -> tuple[list[EnvTrap], Path, Path]:
         EnvTrap("GIT_EXTERNAL_DIFF", {"GIT_EXTERNAL_DIFF": f"{trap} external-diff"},
                 lambda e: plain(repo, e, "-c", "core.fsmonitor=false", "show", "--ext-diff", "HEAD").returncode >= 0
                 and (out / "ran-external-diff").exists()),
+        EnvTrap("GIT_PYTHON_GIT_EXECUTABLE", {"GIT_PYTHON_GIT_EXECUTABLE": str(gitpython)},
+                lambda e: imports_gitpython(e) and (out / "ran-gitpython-git").exists()),
         EnvTrap("GIT_GLOB_PATHSPECS", {"GIT_GLOB_PATHSPECS": "1"},
                 lambda e: plain(repo, e, "ls-files", "s*").stdout == "" and plain(repo, {}, "ls-files", "s*").stdout != ""),
     ]

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import changed_files, cli, commit_all, git, sessions_repo
+from gitkit import changed_files, cli, commit_all, git, init_repo, sessions_repo
+from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
 from reviewer.store.adjudication import adjudicate
-from reviewer.store.gitcommit import commit_labels
-from reviewer.store.gitrepo import GitError
+from reviewer.store.git import GitError, commit_labels
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore, fallback_root
 from reviewer.store.sessions import SessionStore
@@ -106,3 +106,73 @@ def test_labels_kept_per_user_are_reported_as_outside_git(tmp_path: Path) -> Non
     done = cli("commit", str(root), "--reviewer", "alice")
     assert done.returncode == 1
     assert "are kept in" in done.stderr and "not in git" in done.stderr
+
+
+def index_and_head(repo: Path) -> tuple[bytes, str]:
+    return (repo / ".git" / "index").read_bytes(), head(repo)
+
+
+def test_a_branch_without_commits_gets_its_first_commit(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    root = small_folder(repo / "sessions")
+    labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
+    result = commit_labels(root, "alice", [root / "s1" / "labels" / "alice.toml"])
+    assert result.committed and git(repo, "rev-list", "--count", "main").strip() == "1"
+    assert changed_files(repo, "HEAD") == ["sessions/s1/labels/alice.toml"]
+    assert git(repo, "reflog", "-1", "--format=%gs", "main").strip() == f"commit (initial): {result.message}"
+    assert git(repo, "status", "--porcelain", "--", "sessions/s1/labels").strip() == ""
+    assert git(repo, "fsck", "--strict").strip() == ""
+
+
+def test_hooks_of_the_repositorys_hooks_path_never_run(tmp_path: Path) -> None:
+    """GitPython takes core.hooksPath from the repository's config (not the environment): its
+    index.commit runs them unless told not to (shown live first); reviewer's commit runs none."""
+    from git import Repo
+
+    root = sessions_repo(tmp_path)
+    repo = root.parent
+    hooks, ran = tmp_path / "hooks", tmp_path / "ran"
+    hooks.mkdir()
+    ran.mkdir()
+    for hook in ("pre-commit", "commit-msg", "post-commit", "post-index-change", "reference-transaction"):
+        (hooks / hook).write_text(f'#!/bin/sh\ntouch "{ran}/{hook}"\nexit 0\n')
+        (hooks / hook).chmod(0o755)
+    git(repo, "config", "core.hooksPath", str(hooks))
+    with Repo(repo) as plain:  # plain GitPython: the hooks are live
+        plain.index.commit("plain GitPython")
+    assert {"pre-commit", "commit-msg", "post-commit"} <= {p.name for p in ran.iterdir()}
+    for p in ran.iterdir():
+        p.unlink()
+    labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
+    labeller(root, "bob").decide(F1, Verdict.CAPABILITY)
+    assert commit_labels(root, "alice", [root / "s1" / "labels" / "alice.toml"]).committed
+    assert cli("commit", str(root), "--reviewer", "bob").returncode == 0
+    assert list(ran.iterdir()) == []
+    assert changed_files(repo, "HEAD~1") == ["sessions/s1/labels/alice.toml"]
+    assert changed_files(repo, "HEAD") == ["sessions/s1/labels/bob.toml"]
+
+
+@pytest.mark.parametrize("blocker", ["merge", "index version 4", "index.lock"])
+def test_a_commit_git_would_not_make_is_refused_and_writes_nothing(tmp_path: Path, blocker: str) -> None:
+    root = sessions_repo(tmp_path)
+    repo = root.parent
+    if blocker == "merge":
+        git(repo, "checkout", "-q", "-b", "side")
+        (repo / "side.txt").write_text("side\n")
+        commit_all(repo, "side")
+        git(repo, "checkout", "-q", "main")
+        (repo / "main.txt").write_text("main\n")
+        commit_all(repo, "main")
+        git(repo, "merge", "-q", "--no-commit", "--no-ff", "side")
+        expected = "merge is in progress"
+    elif blocker == "index version 4":
+        git(repo, "update-index", "--index-version", "4")
+        expected = "git add, then git commit"
+    else:
+        (repo / ".git" / "index.lock").write_bytes(b"")
+        expected = "another git command"
+    labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
+    before = index_and_head(repo)
+    with pytest.raises(GitError, match=expected):
+        commit_labels(root, "alice", [root / "s1" / "labels" / "alice.toml"])
+    assert index_and_head(repo) == before

@@ -9,8 +9,8 @@ from gitkit import commit_all, git, init_repo, sessions_repo
 from sessionkit import RunSpec, small_folder, write_session
 
 from reviewer.model.label import DEFAULT_TAGS, Verdict
-from reviewer.store.githistory import Target, label_history, log_labels, parse_log
-from reviewer.store.gitrepo import open_repo, provenance, repo_info
+from reviewer.store.git import label_history, open_repo, provenance, repo_info
+from reviewer.store.git.history import Target, log_labels, parse_log
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore

@@ -18,9 +18,7 @@ from gitkit import changed_files, cli, git, sessions_repo
 from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
-from reviewer.store.gitcommit import commit_labels
-from reviewer.store.githistory import label_history
-from reviewer.store.gitrepo import GitError, GitUnsafe, provenance, repo_info
+from reviewer.store.git import GitError, GitUnsafe, commit_labels, label_history, provenance, repo_info
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore

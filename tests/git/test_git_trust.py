@@ -10,9 +10,7 @@ from gitkit import commit_all, git, init_repo, sessions_repo
 from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
-from reviewer.store.gitcommit import commit_reviewer
-from reviewer.store.gitenv import KEPT, safe_git_env
-from reviewer.store.gitrepo import GitReadOnly, open_repo, repo_info
+from reviewer.store.git import KEPT, GitReadOnly, commit_reviewer, open_repo, repo_info, safe_git_env
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
@@ -99,3 +97,46 @@ def test_the_callers_git_variables_never_reach_git() -> None:
     assert all(k in KEPT or k.startswith("GIT_CONFIG_") or k in (
         "GIT_ALLOW_PROTOCOL", "GIT_PROTOCOL_FROM_USER", "GIT_NO_LAZY_FETCH", "GIT_ASKPASS", "GIT_TERMINAL_PROMPT",
         "GIT_OPTIONAL_LOCKS", "GIT_EDITOR", "GIT_PAGER") for k in env if k.startswith("GIT_"))
+
+
+def test_the_start_up_scrub_leaves_only_the_users_own_and_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reviewer.store.git import scrub_environment
+
+    for name, value in (("GIT_DIR", "/elsewhere"), ("GIT_WORK_TREE", "/w"), ("GIT_CONFIG_COUNT", "1"),
+                        ("GIT_CONFIG_KEY_0", "core.fsmonitor"), ("GIT_CONFIG_VALUE_0", "/x"),
+                        ("GIT_PYTHON_GIT_EXECUTABLE", "/x"), ("EDITOR", "/x"), ("GIT_AUTHOR_NAME", "Ann"),
+                        ("LC_ALL", "de_DE.UTF-8")):
+        monkeypatch.setenv(name, value)
+    scrub_environment()
+    first = dict(os.environ)
+    scrub_environment()
+    assert dict(os.environ) == first  # a second call changes nothing
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_PYTHON_GIT_EXECUTABLE", "EDITOR"):
+        assert name not in os.environ
+    assert os.environ["GIT_AUTHOR_NAME"] == "Ann" and os.environ["LC_ALL"] == "de_DE.UTF-8"
+    assert os.environ["GIT_CONFIG_KEY_0"] == "core.fsmonitor" and os.environ["GIT_CONFIG_VALUE_0"] == "false"
+    keys = {os.environ[f"GIT_CONFIG_KEY_{i}"]: os.environ[f"GIT_CONFIG_VALUE_{i}"]
+            for i in range(int(os.environ["GIT_CONFIG_COUNT"]))}
+    assert keys["core.hooksPath"] == "/dev/null" and keys["protocol.allow"] == "never"
+    assert os.environ["GIT_ALLOW_PROTOCOL"] == "" and os.environ["GIT_NO_LAZY_FETCH"] == "1"
+    assert os.environ["GIT_TERMINAL_PROMPT"] == "0"
+
+
+def test_gitpython_is_not_used_while_a_locating_variable_is_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GitPython honours GIT_WORK_TREE in-process (shown live first); reviewer refuses to read or commit then."""
+    from git import Repo
+
+    from reviewer.store.git import GitError, label_history
+
+    root = sessions_repo(tmp_path)
+    victim = init_repo(tmp_path / "victim")
+    label(root)
+    monkeypatch.setenv("GIT_WORK_TREE", str(victim))
+    with Repo(root.parent / ".git") as plain:
+        assert plain.working_tree_dir == str(victim)
+    before = git(root.parent, "rev-parse", "HEAD")
+    with pytest.raises(GitError, match="GIT_WORK_TREE"):
+        label_history(root, "s1", "r1", "heldout:TestToRoman")
+    with pytest.raises(GitError, match="GIT_WORK_TREE"):
+        commit_reviewer(root, "alice")
+    assert git(root.parent, "rev-parse", "HEAD") == before

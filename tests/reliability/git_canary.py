@@ -21,11 +21,16 @@ Two more kinds of trap, each proven live with plain git first:
   ``H``) run on it; the commit must be refused as read-only.
 - the caller's environment (``env_traps``, tests/git/envtraps.py): ``GIT_DIR``,
   ``GIT_INDEX_FILE``, ``GIT_OBJECT_DIRECTORY``, ``GIT_COMMON_DIR``, ``GIT_CONFIG_PARAMETERS``,
-  ``GIT_SSH_COMMAND``... set while every feature above runs again, with a ``git`` on ``PATH``
-  that logs which of them each git call received (``env_leaks`` must be 0).
+  ``GIT_SSH_COMMAND``, GitPython's ``GIT_PYTHON_GIT_EXECUTABLE``... all set, with a ``git`` on
+  ``PATH`` that logs which of them each git call received (``env_leaks`` must be 0). First
+  ``reviewer label`` and ``reviewer commit`` start with every trap in their environment
+  (``env_commands``: their ``main`` scrubs it before anything else); then this process scrubs its
+  own environment as ``main`` does (``scrub_environment``) and every feature above runs again
+  in-process (``env_features``).
 
 Figures: traps, traps_proven, features, commits, partial_clones, partial_clones_proven,
-partial_clone_commits_refused, env_traps, env_traps_proven, env_leaks, canary_runs (must be 0).
+partial_clone_commits_refused, env_traps, env_traps_proven, env_commands, env_features,
+env_leaks, canary_runs (must be 0).
 """
 
 from __future__ import annotations
@@ -139,9 +144,15 @@ async def drive_app(root: Path) -> list[str]:
 def exercise(root: Path) -> tuple[list[str], int]:
     """Every git feature of reviewer, through its real code path; (features used, commits made)."""
     from reviewer.model.label import Verdict
-    from reviewer.store.gitcommit import commit_labels, commit_reviewer, label_files
-    from reviewer.store.githistory import clear_history_cache, label_history
-    from reviewer.store.gitrepo import provenance, repo_info
+    from reviewer.store.git import (
+        clear_history_cache,
+        commit_labels,
+        commit_reviewer,
+        label_files,
+        label_history,
+        provenance,
+        repo_info,
+    )
     from reviewer.store.identity import resolve_reviewer
     from reviewer.store.labeller import Labeller
     from reviewer.store.labels import LabelStore
@@ -194,9 +205,7 @@ async def drive_app_read_only(root: Path) -> None:
 
 def partial_clone(tmp: Path, variant: str) -> tuple[bool, int, int, list[str]]:
     """One partial-clone trap; (proven by plain git, canary runs through reviewer, commits refused, notes)."""
-    from reviewer.store.gitcommit import commit_reviewer
-    from reviewer.store.githistory import clear_history_cache, label_history
-    from reviewer.store.gitrepo import GitError, provenance, repo_info
+    from reviewer.store.git import GitError, clear_history_cache, commit_reviewer, label_history, provenance, repo_info
 
     root = sessions_repo(tmp / variant)
     canary = tmp / f"canary-{variant}"
@@ -222,21 +231,34 @@ def partial_clone(tmp: Path, variant: str) -> tuple[bool, int, int, list[str]]:
     return proven, int(canary.exists()), refused, notes
 
 
-def env_case(tmp: Path) -> tuple[int, int, list[str], list[str]]:
-    """Every feature again with the environment traps set; (traps, proven, leaks, features used)."""
+def env_case(tmp: Path) -> tuple[int, int, int, list[str], list[str]]:
+    """Every feature again with the environment traps set; (traps, proven, commands, leaks, features used)."""
+    from reviewer.store.git import scrub_environment
+
     root = sessions_repo(tmp / "env")
     traps, out, victim = envtraps.build(tmp, root.parent)
     proven = envtraps.prove(traps, out)
     victim_head = git(victim, "rev-parse", "HEAD").strip()
+    head = git(root.parent, "rev-parse", "HEAD").strip()
     log = tmp / "env-git-calls.log"
     wrapper = envtraps.logging_git(tmp / "env-bin", log, traps)
-    used, broke = [], []
+    used, broke, commands = [], [], 0
     with envtraps.trapped(traps, wrapper):
+        for args in (("label", str(root), "--failure", F1, "--verdict", "specification", "--reviewer", "dave"),
+                     ("commit", str(root), "--reviewer", "dave")):
+            done = cli(*args)
+            if done.returncode == 0:
+                commands += 1
+            else:
+                broke.append(f"reviewer {args[0]} with the traps set: exit {done.returncode} {done.stderr.strip()[:120]}")
+        if commands == 2 and git(root.parent, "rev-list", "--count", f"{head}..HEAD").strip() != "1":
+            broke.append("reviewer commit with the traps set did not commit to the folder's own repository")
+        scrub_environment()  # what reviewer.cli.main does first, before the features run in this process
         try:
             used, _ = exercise(root)
         except Exception as exc:  # noqa: BLE001 - a trap that breaks a feature is a trap that reached git
             broke.append(f"a feature broke: {str(exc)[:120]}")
-    return len(traps), len(proven), envtraps.sprung(out, victim, victim_head, log, traps) + broke, used
+    return len(traps), len(proven), commands, envtraps.sprung(out, victim, victim_head, log, traps) + broke, used
 
 
 def measure() -> tuple[dict[str, int], list[str]]:
@@ -256,11 +278,12 @@ def measure() -> tuple[dict[str, int], list[str]]:
         used, commits = exercise(root)
         runs, fired = canary_runs(canaries)
         partial = [partial_clone(tmp_path, v) for v in PARTIAL_CLONE_VARIANTS]
-        env_traps, env_proven, leaks, env_used = env_case(tmp_path)
+        env_traps, env_proven, env_commands, leaks, env_used = env_case(tmp_path)
     figures = {"traps": traps, "traps_proven": len(names), "features": len(used), "commits": commits,
                "partial_clones": len(partial), "partial_clones_proven": sum(p[0] for p in partial),
                "partial_clone_commits_refused": sum(p[2] for p in partial),
-               "env_traps": env_traps, "env_traps_proven": env_proven, "env_features": len(env_used),
+               "env_traps": env_traps, "env_traps_proven": env_proven, "env_commands": env_commands,
+               "env_features": len(env_used),
                "env_leaks": len(leaks), "canary_runs": runs + sum(p[1] for p in partial) + len(leaks)}
     details = [f"proven by plain git: {', '.join(names)}", f"features: {', '.join(used)}"]
     if fired:

@@ -15,7 +15,8 @@ def test_no_git_feature_runs_anything_from_the_repository() -> None:
     assert figures["commits"] == 4, report
     assert figures["partial_clones_proven"] == figures["partial_clones"] == 2, report  # plain git lazy-fetches
     assert figures["partial_clone_commits_refused"] == 4, report  # commit_reviewer and reviewer commit, twice
-    assert figures["env_traps_proven"] == figures["env_traps"] >= 20, report  # plain git honours each variable
+    assert figures["env_traps_proven"] == figures["env_traps"] >= 21, report  # plain git (GitPython) honours each one
+    assert figures["env_commands"] == 2, report  # reviewer label and commit started with every trap set
     assert figures["env_features"] == 14, report  # every feature again, with the environment set
     assert figures["env_leaks"] == 0, report
     assert figures["canary_runs"] == 0, report

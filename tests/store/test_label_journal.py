@@ -195,7 +195,7 @@ def test_a_commit_folds_the_journal_first(tmp_path: Path, journal: None) -> None
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "git"))
     from gitkit import commit_all, git, sessions_repo
 
-    from reviewer.store.gitcommit import commit_reviewer
+    from reviewer.store.git import commit_reviewer
 
     root = sessions_repo(tmp_path)
     a = labeller(root)

@@ -12,7 +12,7 @@ from reviewer.review.outcome import Part
 from reviewer.review.reviewers import Others
 
 if TYPE_CHECKING:
-    from reviewer.store.gitrepo import RunCommit
+    from reviewer.store.git import RunCommit
 
 VERDICT_BADGES = {
     "specification": ("\u25c6 specification", "bold $verdict-specification"),

@@ -1,7 +1,7 @@
 """``H``: the history of the current failure's label in git (who set which verdict, when, where).
 
 The history is read in a worker (one ``git log`` per session, see
-:mod:`reviewer.store.githistory`); the screen says "loading…" until it arrives. Authors and
+:mod:`reviewer.store.git.history`); the screen says "loading…" until it arrives. Authors and
 notes come from commits and label files other people wrote: they are shown sanitised, as
 plain content, never as markup.
 """

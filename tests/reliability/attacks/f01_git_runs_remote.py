@@ -39,9 +39,7 @@ def one_variant(work: Path, variant: str) -> tuple[bool, bool, str, int, int]:
     from gitkit import cli, git, make_partial_clone, prove_lazy_fetch_runs, sessions_repo
 
     from reviewer.model.label import Verdict
-    from reviewer.store.gitcommit import commit_reviewer
-    from reviewer.store.githistory import clear_history_cache, label_history
-    from reviewer.store.gitrepo import GitError, provenance, repo_info
+    from reviewer.store.git import GitError, clear_history_cache, commit_reviewer, label_history, provenance, repo_info
     from reviewer.store.labeller import Labeller
     from reviewer.store.labels import LabelStore
     from reviewer.store.sessions import SessionStore

@@ -1,21 +1,29 @@
-"""All git access: repository facts, run provenance and committing labels, always run safely.
+"""One repository for one job: git finds it, GitPython reads it, both kept from running anything.
 
-Sessions repositories come from other people, so every git command runs in the environment of
-:func:`reviewer.store.gitenv.safe_git_env` plus :data:`EXTRA_CONFIG` (no fsmonitor, no hooks, no
-signing programs, no prompts, no transport so nothing is ever fetched, literal pathspecs), as a
-complete environment (the caller's ``GIT_DIR``, ``GIT_INDEX_FILE``... never reach git), with
-``--`` before every path that came from the folder, and never through a shell. Commands that
-read the working tree also switch off clean/smudge filters defined by the repository's own
-config. ``git diff``-like calls pass ``--no-ext-diff --no-textconv``.
+Sessions repositories come from other people. :func:`open_repo` asks git itself which repository
+holds a sessions folder (``rev-parse``, so git's own discovery and its "dubious ownership" check
+decide), and the :class:`GitSession` it yields works on exactly that one:
+
+- in-process through GitPython (:attr:`GitSession.repo`), whose pure-Python object database
+  (``odbt=GitDB``) reads refs and objects without starting git, so no config of the repository
+  can make it run a command or fetch: HEAD, the blobs of a file at a commit, and the objects a
+  commit writes (:mod:`reviewer.store.git.commit`). GitPython's Repo is opened for the job and
+  closed when the job ends; it is never shared between threads. It is refused while a
+  repository-locating variable is set in ``os.environ`` (GitPython would honour it), and when it
+  finds another git folder than git did.
+- through git (:meth:`GitSession.run`) for what GitPython has no in-process API for: status, logs
+  and config, each one process in the complete environment of
+  :func:`reviewer.store.git.environment.git_env` (no fsmonitor, no hooks, no signing programs, no
+  prompts, no transport so nothing is ever fetched, literal pathspecs), with ``--`` before every
+  path that came from the folder, never through a shell. Commands that read the working tree
+  also switch off clean/smudge filters defined by the repository's own config; ``git diff``-like
+  calls pass ``--no-ext-diff --no-textconv``.
 
 A repository reviewer must not write to (a partial clone, a ``.git`` file or ``commondir``
-pointing at another repository: :mod:`reviewer.store.gittrust`) is read, never committed to:
+pointing at another repository: :mod:`reviewer.store.git.trust`) is read, never committed to:
 ``RepoInfo.warning`` says why and commits raise :class:`GitReadOnly`.
 
-Every public function starts its own git processes (no shared state), so each one is safe to
-call from a worker thread.
 A folder outside git is not an error: the functions return None or empty results.
-Label history is in :mod:`reviewer.store.githistory`, committing labels in :mod:`reviewer.store.gitcommit`.
 """
 
 from __future__ import annotations
@@ -23,25 +31,22 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import warnings
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from reviewer.model.records import record
-from reviewer.store.gitrun import (  # noqa: F401 - GitError, GitUnsafe, unquote_path... are used from here
-    DUBIOUS,
-    EXTRA_CONFIG,
-    GitError,
-    GitReadOnly,
-    GitUnsafe,
-    error_from,
-    git_env,
-    run_git,
-    unquote_path,
-)
+from reviewer.store.git.environment import git_env, locating_variables
+from reviewer.store.git.run import GitError, GitReadOnly, GitUnsafe, run_git
+from reviewer.store.git.trust import repo_warning, same
 
-__all__ = ["DUBIOUS", "EXTRA_CONFIG", "GitError", "GitReadOnly", "GitSession", "GitUnsafe", "RepoInfo", "RunCommit",
-           "error_from", "git_env", "open_repo", "provenance", "repo_info", "run_folder_of", "run_folders", "run_git",
-           "unquote_path"]  # gitrun's names too: callers import them from here
+if TYPE_CHECKING:
+    from git import Repo
+
+warnings.filterwarnings("ignore", message="GitDB is deprecated as a GitPython backend", category=DeprecationWarning)
+# GitPython 3.2 deprecates its pure-Python object database: its pack reader applies deltas in
+# Python, far slower than git over a whole history. reviewer reads only a few objects through
+# it (HEAD, HEAD's tree when committing, a few blobs) and walks history with git.
 
 FILTER_KEY = re.compile(r"^filter\.(.+)\.(clean|smudge|process)$")
 
@@ -76,26 +81,6 @@ class RepoInfo:
         return bool(self.warning)
 
 
-@record
-class RunCommit:
-    """The commit that last touched a run folder, and whether the folder changed since.
-
-    A run that was never committed has empty ``commit``/``short``/``date``/``author`` and
-    ``changed_since`` True.
-    """
-
-    commit: str
-    short: str
-    date: str
-    author: str
-    changed_since: bool
-
-    @property
-    def committed(self) -> bool:
-        """True when some commit touched the run folder."""
-        return bool(self.commit)
-
-
 class GitSession:
     """One open repository for one job: runs git commands in the safe environment.
 
@@ -115,6 +100,25 @@ class GitSession:
         self.env = git_env()
         self.worktree_env: dict[str, str] | None = None
         self._warning: str | None = None
+        self._repo: Repo | None = None
+
+    @property
+    def repo(self) -> Repo:
+        """GitPython's Repo of this repository, reading objects in-process (opened on first use).
+
+        Raises:
+            GitError: a locating variable is set in the environment, or GitPython cannot open
+                the repository or finds another git folder than git found.
+        """
+        if self._repo is None:
+            self._repo = gitpython_repo(self.git_dir, self.common_dir)
+        return self._repo
+
+    def close(self) -> None:
+        """Close GitPython's Repo (its memory maps of pack files) if it was opened."""
+        if self._repo is not None:
+            self._repo.close()
+            self._repo = None
 
     def path(self, *parts: str) -> str:
         """A path relative to the top level, from parts relative to the sessions folder."""
@@ -129,9 +133,7 @@ class GitSession:
     def warning(self) -> str:
         """Why this repository is read-only for reviewer ("" when it may be committed to)."""
         if self._warning is None:
-            from reviewer.store.gittrust import repo_warning
-
-            self._warning = repo_warning(self)
+            self._warning = repo_warning(self.toplevel, self.git_dir, self.common_dir, self.env)
         return self._warning
 
     def require_writable(self) -> None:
@@ -140,14 +142,18 @@ class GitSession:
             raise GitReadOnly(self.warning)
 
     def head_commit(self) -> str:
-        """The full hash of HEAD's commit, "" on a branch without commits yet."""
+        """The full hash of HEAD's commit, "" on a branch without commits yet (read in-process).
+
+        Raises:
+            GitError: HEAD or the refs cannot be read.
+        """
+        repo = self.repo
         try:
-            out = self.run("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-        except GitUnsafe:
-            raise
-        except GitError:
+            return repo.head.commit.hexsha
+        except ValueError:  # HEAD names a branch that has no commit yet
             return ""
-        return out.decode("ascii", "replace").strip()
+        except Exception as exc:  # noqa: BLE001 - GitPython and gitdb raise many kinds for broken refs
+            raise GitError(f"cannot read HEAD of {self.git_dir}: {exc}") from None
 
     def filters_off(self) -> dict[str, str]:
         """The environment plus switched-off clean/smudge/process filters of the repo's own config.
@@ -230,8 +236,37 @@ def open_repo(root: Path) -> Iterator[GitSession | None]:
     try:
         session = GitSession(Path(lines[0]), Path(real), Path(lines[1]), Path(lines[2]))
     except ValueError:
-        session = None
-    yield session
+        yield None
+        return
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+def gitpython_repo(git_dir: Path, common_dir: Path) -> Repo:
+    """GitPython's Repo of the git folder git found, with the pure-Python object database.
+
+    Raises:
+        GitError: a repository-locating variable is set in ``os.environ`` (GitPython would use
+            it), GitPython cannot open the folder, or it finds another common folder than git.
+    """
+    found = locating_variables()
+    if found:
+        raise GitError(f"{', '.join(found)} set in the environment would point GitPython at another repository; "
+                       "reviewer's command line clears them at start (reviewer.store.git.scrub_environment)")
+    from git import Repo
+    from gitdb import GitDB
+
+    try:
+        repo = Repo(str(git_dir), odbt=GitDB, expand_vars=False)
+    except Exception as exc:  # noqa: BLE001 - GitPython raises many kinds for a folder it cannot read
+        raise GitError(f"GitPython cannot open {git_dir}: {exc}") from None
+    if not (same(repo.git_dir, git_dir) and same(repo.common_dir, common_dir)):
+        found_dirs = f"{repo.git_dir} ({repo.common_dir})"
+        repo.close()
+        raise GitError(f"GitPython finds {found_dirs} where git finds {git_dir} ({common_dir}); not used")
+    return repo
 
 
 def repo_info(root: Path) -> RepoInfo | None:
@@ -258,75 +293,3 @@ def repo_info(root: Path) -> RepoInfo | None:
         dirty=bool(changed),
         warning=warning,
     )
-
-
-def run_folders(root: Path) -> dict[str, str]:
-    """Run folders on disk: ``<session>/runs/<run>`` by run key ``<session>/<run>``."""
-    found: dict[str, str] = {}
-    with contextlib.suppress(OSError):
-        for s in sorted(os.scandir(root), key=lambda e: e.name):
-            if s.name.startswith(".") or not s.is_dir(follow_symlinks=False):
-                continue
-            with contextlib.suppress(OSError):
-                for r in os.scandir(os.path.join(s.path, "runs")):
-                    if not r.name.startswith(".") and r.is_dir(follow_symlinks=False):
-                        found[f"{s.name}/{r.name}"] = f"{s.name}/runs/{r.name}"
-    return found
-
-
-def provenance(root: Path) -> dict[str, RunCommit]:
-    """Per run (key ``<session>/<run>``) the last commit touching its folder, and changes since.
-
-    One ``git log --name-only`` over the ``runs`` folders (the first commit seen for a run is
-    the last one that touched it) and one ``git status``. Runs never committed appear with an
-    empty commit. Empty outside git.
-
-    Raises:
-        GitUnsafe, GitError: as :func:`repo_info`.
-    """
-    folders = run_folders(Path(root))
-    if not folders:
-        return {}
-    by_folder = {g: k for k, g in folders.items()}
-    sessions = sorted({f.split("/", 1)[0] for f in folders.values()})
-    with open_repo(root) as g:
-        if g is None:
-            return {}
-        headers, changed = g.status(*(g.path(s, "runs") for s in sessions))
-        log = b""
-        if headers.get("branch.oid", "(initial)") != "(initial)":
-            log = g.run(
-                "log", "--no-color", "--no-show-signature", "--no-renames", "--no-merges", "--name-only",
-                "--format=%x00%H%x1f%h%x1f%aI%x1f%an", "HEAD", "--", *(g.path(s, "runs") for s in sessions),
-            )
-        prefix = f"{g.rel}/" if g.rel else ""
-    first: dict[str, tuple[str, str, str, str]] = {}
-    current: tuple[str, str, str, str] | None = None
-    for line in log.split(b"\n"):
-        if line.startswith(b"\0"):
-            fields = line[1:].decode("utf-8", "replace").split("\x1f", 3)
-            current = (fields + ["", "", "", ""])[:4]  # type: ignore[assignment]
-            continue
-        if not line or current is None:
-            continue
-        folder = run_folder_of(unquote_path(line), prefix)
-        if folder in by_folder and folder not in first:
-            first[folder] = current
-    dirty = {f for f in (run_folder_of(p, prefix) for p in changed) if f}
-    dirty_prefixes = [p[len(prefix):].rstrip("/") for p in changed if p.endswith("/") and p.startswith(prefix)]
-    out: dict[str, RunCommit] = {}
-    for folder, key in by_folder.items():
-        changed_since = folder in dirty or any(folder.startswith(d + "/") for d in dirty_prefixes)
-        sha, short, date, author = first.get(folder, ("", "", "", ""))
-        out[key] = RunCommit(sha, short, date, author, changed_since or not sha)
-    return out
-
-
-def run_folder_of(path: str, prefix: str) -> str:
-    """``<session>/runs/<run>`` for a path inside a run folder, else ""."""
-    if not path.startswith(prefix):
-        return ""
-    parts = path[len(prefix):].split("/")
-    if len(parts) >= 3 and parts[1] == "runs" and parts[2]:
-        return "/".join(parts[:3])
-    return ""

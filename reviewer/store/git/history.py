@@ -5,29 +5,39 @@ Labels files are written deterministically (one ``[[label]]`` table per failure,
 each hunk, shown with enough context lines to hold a whole table, tells which tables changed:
 the target's table before (old side) and after (new side) is compared, never the whole file.
 A hunk too narrow to show the target's table whole (a table longer than the context) is settled
-by reading the two versions of that file with one ``git cat-file --batch`` call at the end.
+at the end by reading the two versions of that file in-process, through GitPython's object database.
 Commits that touch nothing under ``<session>/labels/`` cost git almost nothing (a tree compare);
 each commit that changed a labels file costs git one diff of that file, in C, and Python a
 bytes search of the diff unless it shows the target's table. The log output is kept per
 (repository, HEAD, session) in a small in-process cache, so moving between failures of the same
-session reads git once.
+session reads git once; HEAD itself is read in-process.
+
+The history is walked by git (one ``git log -p``), not through GitPython's pure-Python object
+database: that one applies pack deltas in Python, far too slow for a labels file with thousands
+of versions.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import tomli
 import tomli_w
 
 from reviewer.model.label import Label, Verdict
 from reviewer.model.records import record
-from reviewer.store.gitrepo import GitSession, open_repo, unquote_path
+from reviewer.store.git.repository import GitSession, open_repo
+from reviewer.store.git.run import unquote_path
 from reviewer.store.labelfile import label_from_table, parse_labels
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
 from reviewer.store.tomlfile import BadToml
+
+if TYPE_CHECKING:
+    from git import Repo
 
 DEFAULT_CONTEXT = 24
 MIN_CONTEXT = 5
@@ -36,6 +46,9 @@ CACHE_BYTES = 128 << 20
 LOG_CACHE: dict[tuple[str, str, str, int], bytes] = {}
 CACHE_LOCK = threading.Lock()
 HUNK = re.compile(rb"^-(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+FULL_HASH = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+BLOB_LIMIT = 64 << 20
+"""A labels file bigger than this (64 MiB) at some commit is not read for the history."""
 HEADER = "[[label]]"
 HEADER_B = HEADER.encode()
 
@@ -194,8 +207,8 @@ def label_history(root: Path, session: str, run: str, check: str, context: int =
     """Every committed change of one failure's label, by any reviewer, oldest first.
 
     Reads one ``git log -p`` over ``<session>/labels/`` (HEAD's history, merges skipped) plus, only
-    when a table was longer than ``context`` lines, one ``git cat-file --batch``. Empty outside
-    git or before the first commit.
+    when a table was longer than ``context`` lines, the two versions of that file in-process.
+    Empty outside git or before the first commit.
 
     Raises:
         GitUnsafe: git refuses the repository (owned by another user).
@@ -349,29 +362,38 @@ def read_hunk(hunk: bytes, target: Target, session: str, reviewer: str) -> Chang
 
 
 def settle(g: GitSession, pending: list[tuple[str, str]], target: Target, session: str) -> dict[tuple[str, str], Change | None]:
-    """Read both versions of each unresolved labels file (one cat-file call) and compare."""
-    wanted = [(sha, path) for sha, path in pending if "\n" not in path and re.fullmatch(r"[0-9a-f]{7,64}", sha)]
-    names = [f"{sha}^:{path}" for sha, path in wanted] + [f"{sha}:{path}" for sha, path in wanted]
-    out = g.run("cat-file", "--batch", stdin=("\n".join(names) + "\n").encode("utf-8", "surrogateescape"))
-    blobs: list[bytes | None] = []
-    pos = 0
-    for _ in names:
-        eol = out.index(b"\n", pos)
-        header = out[pos:eol].split(b" ")
-        pos = eol + 1
-        if len(header) == 3 and header[1] == b"blob" and header[2].isdigit():
-            size = int(header[2])
-            blobs.append(out[pos:pos + size])
-            pos += size + 1
-        else:
-            blobs.append(None)
-    half = len(wanted)
+    """Read both versions of each unresolved labels file (in-process) and compare."""
     result: dict[tuple[str, str], Change | None] = {}
-    for k, key in enumerate(wanted):
-        before, after = (label_in(blobs[k], session, target), label_in(blobs[k + half], session, target))
+    for sha, path in pending:
+        before = label_in(file_at(g.repo, sha, path, parent=True), session, target)
+        after = label_in(file_at(g.repo, sha, path), session, target)
         same = before == after or (before is not None and after is not None and before[1:] == after[1:])
-        result[key] = None if same else (after[0] if after else None, True)
+        result[(sha, path)] = None if same else (after[0] if after else None, True)
     return result
+
+
+def file_at(repo: Repo, sha: str, path: str, parent: bool = False) -> bytes | None:
+    """The bytes of ``path`` (from the top level) at commit ``sha``, or at its first parent with
+    ``parent``; None when the file (or the parent) is not there, is not a file, cannot be read or
+    is bigger than :data:`BLOB_LIMIT`. Read through GitPython's object database: no git runs."""
+    from git.objects import Commit
+    from gitdb.exc import ODBError
+
+    if not FULL_HASH.fullmatch(sha):
+        return None
+    try:
+        commit = Commit(repo, bytes.fromhex(sha))
+        if parent:
+            if not commit.parents:
+                return None
+            commit = commit.parents[0]
+        blob = commit.tree / path
+        if blob.type != "blob" or blob.size > BLOB_LIMIT:
+            return None
+        data: bytes = blob.data_stream.read()
+        return data
+    except (KeyError, ValueError, TypeError, AssertionError, OSError, ODBError, zlib.error):
+        return None
 
 
 def label_in(data: bytes | None, session: str, target: Target) -> tuple[Label, Verdict, str, str, tuple[str, ...], str] | None:

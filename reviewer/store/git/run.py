@@ -1,8 +1,10 @@
-"""Running git: the complete safe environment, one subprocess per command, errors in words.
+"""Running git: one subprocess per command, in a complete environment, errors in words.
 
-:func:`run_git` is the only place reviewer starts git for a repository: never through a shell,
-never with GitPython (which merges its environment into the caller's, bringing ``GIT_DIR`` or
-``GIT_INDEX_FILE`` back), always with the environment of :func:`git_env`.
+:func:`run_git` is the only place reviewer starts git for a repository, for what GitPython has
+no in-process API for (finding the repository with git's ownership check, status, logs, config):
+never through a shell, never through GitPython's ``Git.execute`` (which starts from
+``os.environ``), always with the complete environment it is given
+(:func:`reviewer.store.git.environment.git_env`).
 """
 
 from __future__ import annotations
@@ -13,24 +15,6 @@ import subprocess
 from pathlib import Path
 from typing import Iterable
 
-from reviewer.store.gitenv import safe_git_env
-
-EXTRA_CONFIG = (
-    ("log.showSignature", "false"),
-    ("commit.gpgSign", "false"),
-    ("tag.gpgSign", "false"),
-    ("core.quotePath", "false"),
-    ("core.pager", "cat"),
-    ("color.ui", "false"),
-    ("i18n.logOutputEncoding", "UTF-8"),
-    ("diff.noprefix", "false"),
-    ("diff.mnemonicPrefix", "false"),
-    ("diff.relative", "false"),
-    ("diff.suppressBlankEmpty", "false"),
-    ("gc.auto", "0"),
-    ("maintenance.auto", "false"),
-    ("status.showUntrackedFiles", "normal"),
-)
 DUBIOUS = re.compile(r"dubious ownership in repository at '([^'\n]*)'")
 
 
@@ -59,23 +43,6 @@ class GitUnsafe(GitError):
             f"If you trust this repository, run:\n  {self.command}\n"
             "reviewer never changes your git config; its git features stay off until then."
         )
-
-
-def git_env(extra: Iterable[tuple[str, str]] = ()) -> dict[str, str]:
-    """The environment of every git command: safe_git_env plus EXTRA_CONFIG and ``extra``."""
-    env = safe_git_env()
-    n = int(env["GIT_CONFIG_COUNT"])
-    for key, value in (*EXTRA_CONFIG, *extra):
-        env[f"GIT_CONFIG_KEY_{n}"] = key
-        env[f"GIT_CONFIG_VALUE_{n}"] = value
-        n += 1
-    env["GIT_CONFIG_COUNT"] = str(n)
-    env["GIT_CONFIG_PARAMETERS"] = ""
-    env["GIT_LITERAL_PATHSPECS"] = "1"
-    env["GIT_NO_REPLACE_OBJECTS"] = "1"
-    env["GIT_PAGER"] = "cat"
-    env["LC_ALL"] = "C"
-    return env
 
 
 def unquote_path(raw: bytes) -> str:

@@ -19,16 +19,14 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from reviewer.store.gitrepo import GitSession
+from reviewer.store.git.run import GitError, run_git
 
 PROMISOR_KEYS = r"^(extensions\.partialclone|remote\..*\.promisor)$"
 READ_ONLY = "reviewer reads its history but never commits to it"
 
 
-def same(a: str | Path, b: str | Path) -> bool:
+def same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """True when two paths name the same place once links are resolved."""
     return os.path.realpath(a) == os.path.realpath(b)
 
@@ -57,24 +55,20 @@ def linked_worktree(dotgit: Path, git_dir: Path, common: Path) -> bool:
     return bool(back) and same((git_dir / back) if not os.path.isabs(back) else back, dotgit)
 
 
-def submodule(g: "GitSession") -> bool:
+def submodule(top: Path, git_dir: Path, env: dict[str, str]) -> bool:
     """The git folder's own ``core.worktree`` is this working tree (how git links a submodule)."""
-    from reviewer.store.gitrun import GitError
-
     try:
-        out = g.run("config", "--file", str(g.git_dir / "config"), "--get", "core.worktree")
+        out = run_git(top, ["config", "--file", str(git_dir / "config"), "--get", "core.worktree"], env)
     except GitError:
         return False
     value = out.decode("utf-8", "surrogateescape").strip()
-    return bool(value) and same(value if os.path.isabs(value) else g.git_dir / value, g.toplevel)
+    return bool(value) and same(value if os.path.isabs(value) else git_dir / value, top)
 
 
-def partial_clone(g: "GitSession") -> str:
+def partial_clone(top: Path, common: Path, env: dict[str, str]) -> str:
     """The promisor remote's setting when the repository is a partial clone, else ""."""
-    from reviewer.store.gitrun import GitError
-
     try:
-        raw = g.run("config", "-z", "--show-scope", "--includes", "--get-regexp", PROMISOR_KEYS)
+        raw = run_git(top, ["config", "-z", "--show-scope", "--includes", "--get-regexp", PROMISOR_KEYS], env)
     except GitError:
         raw = b""
     fields = raw.split(b"\0")
@@ -84,15 +78,16 @@ def partial_clone(g: "GitSession") -> str:
             continue
         return f"{key} = {value.strip()}" if value.strip() else key
     try:
-        packs = os.listdir(g.common_dir / "objects" / "pack")
+        packs = os.listdir(common / "objects" / "pack")
     except OSError:
         packs = []
     return next((f"objects/pack/{p}" for p in sorted(packs) if p.endswith(".promisor")), "")
 
 
-def repo_warning(g: "GitSession") -> str:
-    """Why reviewer must not commit to the repository of ``g`` ("" when it may)."""
-    top, git_dir, common = g.toplevel, g.git_dir, g.common_dir
+def repo_warning(top: Path, git_dir: Path, common: Path, env: dict[str, str]) -> str:
+    """Why reviewer must not commit to the repository git found for the working tree ``top``
+    (its git folder ``git_dir``, common folder ``common``): "" when it may. ``env`` is the
+    environment of the git commands that read its config."""
     dotgit = top / ".git"
     try:
         st = os.lstat(dotgit)
@@ -102,14 +97,14 @@ def repo_warning(g: "GitSession") -> str:
     if stat.S_ISLNK(st.st_mode):
         return f"{dotgit} is a symbolic link to {os.readlink(dotgit)}, another repository; {READ_ONLY}"
     if stat.S_ISREG(st.st_mode):
-        if not (linked_worktree(dotgit, git_dir, common) or submodule(g)):
+        if not (linked_worktree(dotgit, git_dir, common) or submodule(top, git_dir, env)):
             return (f"{dotgit} is a file pointing at {git_dir}, a repository outside this folder (not a worktree "
                     f"or submodule of it); {READ_ONLY}")
     elif not same(git_dir, dotgit):
         return f"{dotgit} is not the repository git uses ({git_dir}); {READ_ONLY}"
     elif not same(common, git_dir):
         return f"{dotgit}/commondir points at {common}, another repository's git folder; {READ_ONLY}"
-    promisor = partial_clone(g)
+    promisor = partial_clone(top, common, env)
     if promisor:
         return (f"{top} is a partial clone ({promisor}): objects missing here would be fetched from its remote, "
                 f"which reviewer never does; {READ_ONLY}")
