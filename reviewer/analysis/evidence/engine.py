@@ -336,6 +336,8 @@ def analyse(
     if observed:
         output = observed_output(seen.runs)
     index = brief_index(brief) if brief is not None else None
+    if index is not None and index.ranges:
+        merged = [replace(d, bound=True) if in_stated_range(d, pairs, index.ranges) else d for d in merged]
     crash = find_crash(message, output, ctx.model_files, cancel) or observed_crash(seen.runs)
     missed = missed_values(message, pairs)
     judged = []
@@ -363,6 +365,27 @@ def analyse(
                     output_shown=output.known, brief_missing=brief is None, errors=tuple(notes), observed=observed,
                     guard=Guard(brief, frozenset(a for a in answers if WORD_VALUE.match(a)),
                                 frozenset(seen.printed(output.pairs()))))
+
+
+CALL = re.compile(r"\b[A-Za-z_]\w{0,80}\((?P<args>[^()\n]{0,200})\)")
+NUMBER_ARG = re.compile(r"(?<![\w.])-?\d{1,18}(?![\w.])")
+
+
+def in_stated_range(d: Demand, pairs: list[Pair], ranges: tuple[tuple[int, int], ...]) -> bool:
+    """A literal the check expects from a call on a number inside a range the brief states
+    (``ToRoman(4)`` where the brief says 1..3999): the brief states what the function does there,
+    so the value is bound to its input, not an unstated demand (a value outside every stated range,
+    ``ToRoman(0)``, stays a demand the brief may not state)."""
+    if d.kind is not DemandKind.LITERAL or d.bound:
+        return False
+    texts = [p.call or p.line for p in pairs if p.relation == "equal" and strip_quotes(p.expected) == d.value]
+    texts.append(d.context)
+    for text in texts:
+        for call in CALL.finditer(text):
+            numbers = [int(n) for n in NUMBER_ARG.findall(call.group("args"))]
+            if numbers and all(any(lo <= n <= hi for lo, hi in ranges) for n in numbers):
+                return True
+    return False
 
 
 def missed_values(message: str, pairs: list[Pair]) -> set[str]:

@@ -75,6 +75,8 @@ class BriefIndex:
         self.spans = [CODE_SPAN.findall(ln) for ln in self.lines]
         self.output = output_region(self.lines)
         """Lines (0-based) that describe the program's output, or None when no part does."""
+        self.ranges = stated_ranges(self.lines)
+        """Ranges of numbers the brief states (an input domain: ``1..3999``)."""
 
     def at(self, index: int, stated: Stated) -> Where:
         """A hit on line ``index`` (0-based)."""
@@ -169,6 +171,21 @@ class BriefIndex:
             return hit
         stem = base.rsplit(".", 1)[0] if "." in base else base
         return (self.near(stem) if stem else None) or UNSTATED
+
+
+RANGE = re.compile(r"(?<![\w.])(-?\d{1,18})\s{0,2}(?:\.\.\.?|\u2013|\u2014|to|through)\s{0,2}(-?\d{1,18})(?![\w.])"
+                   r"|\bbetween\s(-?\d{1,18})\sand\s(-?\d{1,18})\b", re.IGNORECASE)
+
+
+def stated_ranges(lines: list[str]) -> tuple[tuple[int, int], ...]:
+    """The ranges of numbers the brief states (``1..3999``, ``1 to 3999``, ``between 0 and 9``)."""
+    out = []
+    for line in lines[:5000]:
+        for m in RANGE.finditer(line[:2000]):
+            lo, hi = (int(m.group(1)), int(m.group(2))) if m.group(1) is not None else (int(m.group(3)), int(m.group(4)))
+            if lo <= hi:
+                out.append((lo, hi))
+    return tuple(out)
 
 
 def output_region(lines: list[str]) -> frozenset[int] | None:
