@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewer.importers import FOLDER_FORMATS, FORMATS
+from reviewer.model.rerun import workspace_path_problem
 
 ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 DESCRIPTION = """\
@@ -50,6 +51,7 @@ A source that is not the claimed format gets one line:
   reviewer import: FILE: not a FORMAT file (why)"""
 
 
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``reviewer import``."""
     p.add_argument("format", choices=FORMATS, metavar="FORMAT", help=f"one of: {', '.join(FORMATS)}")
@@ -66,7 +68,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="go-test/junit/pytest: a file of the grader (test file, oracle), kept with it; repeatable")
     p.add_argument("--rerun-command", default="", metavar="CMD",
                    help="go-test/junit/pytest: how to run the grader again in the code folder with the --grader-file "
-                        "files beside it; recorded as [grader.rerun] so `reviewer rescore` can re-score it")
+                        "files beside it; recorded as [grader.rerun] so `reviewer rescore` can re-score it. It must "
+                        "print output of the same format as --grader-output (JUnit: write it to --rerun-report)")
+    p.add_argument("--program", default="", metavar="FILE",
+                   help="go-test/junit/pytest: the file of the code folder the checker runs as a program (a property "
+                        "oracle that runs `python fast_expt.py`): a notation repair puts its shim there, and a re-score "
+                        "observes its runs. Without it only an interpreter limit can be lifted")
+    p.add_argument("--rerun-report", default="", metavar="FILE",
+                   help="go-test/junit/pytest: the file, relative to the code folder, the re-run writes its results to "
+                        "(`pytest --junitxml=report.xml`: report.xml), read instead of what it prints; needed for junit")
     p.add_argument("--swebench", type=Path, metavar="DIR", help="swe-agent: SWE-bench evaluation folder (report.json, test_output.txt)")
     p.add_argument("--workers", type=int, metavar="N", help="worker processes for large imports (default: one per core from 200 runs on; 0: none)")
 
@@ -91,10 +101,19 @@ def check_usage(args: argparse.Namespace) -> str:
             return f"{args.format} needs --grader-output FILE"
         if len(args.sources) != 1:
             return f"{args.format} takes one code folder"
+        if (args.program or args.rerun_report) and not args.rerun_command:
+            return "--program and --rerun-report describe the re-run: give --rerun-command CMD too"
+        if args.format == "junit" and args.rerun_command and not args.rerun_report:
+            return ("a JUnit re-run writes its XML report to a file: give --rerun-report FILE (report.xml for "
+                    "`python -m pytest --junitxml=report.xml ...`)")
+        for flag, value in (("--program", args.program), ("--rerun-report", args.rerun_report)):
+            problem = workspace_path_problem(value, flag) if value else ""
+            if problem:
+                return problem
     elif (args.grader_output or args.brief or args.task or args.exit_status is not None or args.grader_command
-          or args.grader_file or args.rerun_command):
-        return (f"--grader-output, --brief, --task, --exit-status, --grader-command, --grader-file and --rerun-command "
-                f"are for go-test, junit and pytest, not {args.format}")
+          or args.grader_file or args.rerun_command or args.program or args.rerun_report):
+        return (f"--grader-output, --brief, --task, --exit-status, --grader-command, --grader-file, --rerun-command, "
+                f"--program and --rerun-report are for go-test, junit and pytest, not {args.format}")
     if args.swebench is not None and args.format != "swe-agent":
         return "--swebench is for the swe-agent format"
     return ""
@@ -141,6 +160,8 @@ def build_session(args: argparse.Namespace):
         command=args.grader_command,
         rerun_command=args.rerun_command,
         grader_files=unique_paths(args.grader_file),
+        program=args.program,
+        rerun_report=args.rerun_report,
     )
 
 

@@ -27,13 +27,20 @@ HARNESS = {"go-test": "go test", "junit": "JUnit XML", "pytest": "pytest"}
 RUNTIMES = {"go-test": "go", "pytest": "python"}
 
 
-def rerun_table(fmt: str, command: str) -> dict[str, str] | None:
-    """``[grader.rerun]`` for ``--rerun-command`` (the runtime the format implies), or None."""
+def rerun_table(fmt: str, command: str, parser: str = "", program: str = "", report: str = "") -> dict[str, str] | None:
+    """``[grader.rerun]`` for ``--rerun-command`` (the runtime the format implies, the format its
+    output must have, the program the checker runs, the report it writes), or None."""
     if not command:
         return None
     table = {"command": command}
     if fmt in RUNTIMES:
         table["runtime"] = RUNTIMES[fmt]
+    if parser:
+        table["format"] = parser
+    if program:
+        table["program"] = program
+    if report:
+        table["report"] = report
     return table
 
 
@@ -69,11 +76,16 @@ def import_test_output(
     command: str = "",
     rerun_command: str = "",
     grader_files: list[Path] | tuple[Path, ...] = (),
+    program: str = "",
+    rerun_report: str = "",
 ) -> ImportedSession:
     """One session with one run: the folder's files graded by the given output.
 
     ``grader_files`` are kept with the grader (its ``source``); ``rerun_command`` (with them)
-    makes a ``[grader.rerun]`` table so the grading can be re-scored in the sandbox.
+    makes a ``[grader.rerun]`` table so the grading can be re-scored in the sandbox, declaring the
+    format its output must have (the recorded output's), ``program`` (a file of the folder the
+    checker runs) and ``rerun_report`` (the file the re-run writes its results to). NotFormat
+    when ``program`` is not one of the folder's files.
     """
     text = read_text_source(grader_output)
     sources = {f.name: read_source(f) for f in grader_files}
@@ -83,6 +95,9 @@ def import_test_output(
         raise exc.about(grader_output) from None
     brief_text = read_text_source(brief) if brief is not None else ""
     code = read_code_folder(folder, {p for p in (grader_output, brief, *grader_files) if p is not None})
+    if program and program not in code.files:
+        raise NotFormat(f"--program {program}: not a file of the code folder (its files: "
+                        f"{', '.join(sorted(code.files)[:8]) or 'none'})").about(folder)
     checks = parse_output(text, parser, exit_status=exit_status)
     failing = any(c.failing for c in checks)
     outcome = "fail" if failing else ("pass" if checks else "unknown")
@@ -106,7 +121,7 @@ def import_test_output(
         brief=brief_text if brief_text.strip() else NO_BRIEF,
         attempts=[AttemptSpec(code.files, "" if code.files else "the folder held no files")],
         graders=[GraderSpec(name="grader", output=text, attempt=1, command=command, exit_status=exit_status, format=parser,
-                            sources=sources, rerun=rerun_table(fmt, rerun_command))],
+                            sources=sources, rerun=rerun_table(fmt, rerun_command, parser, program, rerun_report))],
         turns=turns,
         metadata=metadata,
     )

@@ -206,13 +206,18 @@ def output_near_misses(check: str, demands: list[Demand], pairs: list[Pair], out
     shapes = {k: wanted_shape(key_use(texts, k), words.get(k, set())) for k in reads}
     missing = {k: s for k, s in shapes.items() if k not in everything or (s != "any" and not fits(s, everything[k]))}
     extra = {k: v for k, v in everything.items() if k not in reads and k not in stated and not seen.echo(k)}
-    paired = pair_keys(missing, extra)
     expected = key_expected(pairs, keys)
+    if not expected and len(keys) == 1:  # the one value this check compares its one key with
+        literals = {d.value for d in demands if d.kind is DemandKind.LITERAL and any(ch.isalnum() for ch in d.value)}
+        expected = next(iter(literals)) if len(literals) == 1 else ""
     taken = reads | stated
+    forced = {d.value: h for d in keys[:20] if d.value in missing and (h := holding(printed, expected, taken))}
+    paired = {**pair_keys({k: s for k, s in missing.items() if k not in forced},
+                          {k: v for k, v in extra.items() if k not in forced.values()}), **forced}
     out: list[NearMiss] = []
     elsewhere = [p for run in seen.everywhere for p in printed_pairs(run.stdout)]
     for d in keys[:20]:
-        partner = holding(printed, expected, taken) or paired.get(d.value, "")
+        partner = paired.get(d.value, "")
         out.extend(key_near_misses(check, d.value, key_use(texts, d.value), printed, partner, expected,
                                    output.line_values(d.value), elsewhere))
         if d.value in everything:
