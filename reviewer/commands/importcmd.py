@@ -69,14 +69,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rerun-command", default="", metavar="CMD",
                    help="go-test/junit/pytest: how to run the grader again in the code folder with the --grader-file "
                         "files beside it; recorded as [grader.rerun] so `reviewer rescore` can re-score it. It must "
-                        "print output of the same format as --grader-output (JUnit: write it to --rerun-report)")
+                        "print output of the same format as --grader-output (JUnit XML on stdout, or in --rerun-report)")
     p.add_argument("--program", default="", metavar="FILE",
                    help="go-test/junit/pytest: the file of the code folder the checker runs as a program (a property "
                         "oracle that runs `python fast_expt.py`): a notation repair puts its shim there, and a re-score "
                         "observes its runs. Without it only an interpreter limit can be lifted")
     p.add_argument("--rerun-report", default="", metavar="FILE",
                    help="go-test/junit/pytest: the file, relative to the code folder, the re-run writes its results to "
-                        "(`pytest --junitxml=report.xml`: report.xml), read instead of what it prints; needed for junit")
+                        "(`pytest --junitxml=report.xml`: report.xml), read instead of what it prints")
     p.add_argument("--swebench", type=Path, metavar="DIR", help="swe-agent: SWE-bench evaluation folder (report.json, test_output.txt)")
     p.add_argument("--workers", type=int, metavar="N", help="worker processes for large imports (default: one per core from 200 runs on; 0: none)")
 
@@ -103,9 +103,6 @@ def check_usage(args: argparse.Namespace) -> str:
             return f"{args.format} takes one code folder"
         if (args.program or args.rerun_report) and not args.rerun_command:
             return "--program and --rerun-report describe the re-run: give --rerun-command CMD too"
-        if args.format == "junit" and args.rerun_command and not args.rerun_report:
-            return ("a JUnit re-run writes its XML report to a file: give --rerun-report FILE (report.xml for "
-                    "`python -m pytest --junitxml=report.xml ...`)")
         for flag, value in (("--program", args.program), ("--rerun-report", args.rerun_report)):
             problem = workspace_path_problem(value, flag) if value else ""
             if problem:

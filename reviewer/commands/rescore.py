@@ -63,6 +63,8 @@ class Job:
     failures: list[Failure] = field(default_factory=list)
     stated: str = ""
     """Why the repairs change what the brief states ("" when they do not)."""
+    allowed: Callable[[Repair], bool] = lambda _r: True
+    """Whether a limit the repaired run reveals may be lifted too (the brief does not name it)."""
 
 
 def find_failure(store: Store, failure_id: str) -> tuple[Run, Failure]:
@@ -88,11 +90,13 @@ def evidence(store: Store, run: Run, failure: Failure) -> Evidence:
 
 
 def add(jobs: dict[tuple[str, str], Job], run: Run, failure: Failure, repairs: tuple[Repair, ...],
-        stated: str = "") -> None:
+        stated: str = "", ev: Evidence | None = None) -> None:
     """Put a failure into its grading's job, adding repairs not there yet."""
     job = jobs.setdefault((run.key, failure.grader), Job(run, failure.grader))
     job.failures.append(failure)
     job.stated = job.stated or stated
+    if ev is not None:
+        job.allowed = lambda r: ev.guard.judge(r).notation_only
     for r in repairs:
         if all((x.kind, x.args) != (r.kind, r.args) for x in job.repairs):
             job.repairs.append(r)
@@ -123,7 +127,7 @@ def plan(store: Store, args: argparse.Namespace, repairs: tuple[Repair, ...]) ->
                 found = propose(ev)
                 usable = tuple(r for r in found if runnable(ev.rerun, r))
                 if usable:
-                    add(jobs, run, f, usable)
+                    add(jobs, run, f, usable, ev=ev)
                 elif found:
                     out.blocked.append(f"{f.id}: {rerun_missing(ev.rerun, True)}")
         out.jobs = list(jobs.values())
@@ -136,13 +140,13 @@ def plan(store: Store, args: argparse.Namespace, repairs: tuple[Repair, ...]) ->
             continue
         ev = evidence(store, run, f)
         if repairs:
-            verdicts = [ev.guard.judge(r) for r in repairs]
+            verdicts = [ev.guard.judge(r, repairs) for r in repairs]
             refused = [j for j in verdicts if j.refused]
             if refused:
                 out.problems.append(f"{fid}: not a repair of notation, not run: {refused[0].describe()}")
                 continue
             stated = "; ".join(j.describe() for j in verdicts if j.stated)
-            add(jobs, run, f, repairs, stated)
+            add(jobs, run, f, repairs, stated, ev)
             continue
         found = propose(ev)
         if not found:
@@ -156,7 +160,7 @@ def plan(store: Store, args: argparse.Namespace, repairs: tuple[Repair, ...]) ->
         if not usable:
             out.problems.append(f"{fid}: {rerun_missing(ev.rerun, True)}")
             continue
-        add(jobs, run, f, usable)
+        add(jobs, run, f, usable, ev=ev)
     out.jobs = list(jobs.values())
     return out
 
@@ -245,7 +249,7 @@ def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, worker
         if observe:
             return (observe_grader(store, job.run, job.grader, options=options, tool=tool, cancel=stop.is_set),)
         return rescore_grader(store, job.run, job.grader, tuple(job.repairs), job.failures, options=options, tool=tool,
-                              cancel=stop.is_set, stated=job.stated)
+                              cancel=stop.is_set, stated=job.stated, allowed=job.allowed)
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         pending: dict[Future[tuple[Any, ...]], Job] = {pool.submit(work, j): j for j in jobs}

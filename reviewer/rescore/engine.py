@@ -21,9 +21,10 @@ from datetime import UTC, datetime
 
 from reviewer.model import Failure, GraderRecord, Run
 from reviewer.model.check import Check, CheckStatus
+from reviewer.model.limits import limit_in
 from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
-from reviewer.model.repair import Repair, describe_repair
+from reviewer.model.repair import Repair, RepairKind, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
 from reviewer.parsers import parse_output
 from reviewer.parsers.fallback import KEY as FALLBACK_KEY
@@ -49,15 +50,19 @@ OBSERVE = f"{INSIDE}/obs"
 REPORT_MARK = "--report--"
 STREAM_KEEP = 96 << 10
 MAX_INVOCATIONS = 200
+MAX_REVEALED = 2
+"""Repaired runs repeated at most, each time lifting a limit the one before revealed."""
 START = (
     f'mkdir -p {INSIDE}/home {INSIDE}/tmp {INSIDE}/cache {OBSERVE} && cp -R {INSIDE}/in/ws {INSIDE}/run '
     f'&& cd "{INSIDE}/run/$1" || exit 125; '
-    'if [ -z "$3" ]; then exec /bin/bash -c "$2"; fi; '
+    # The grader's output goes through a pipe made inside the sandbox, so a grader that opens
+    # /dev/stdout by name (pytest --junitxml=/dev/stdout) can, as the sandbox's own user.
+    'if [ -z "$3" ]; then /bin/bash -c "$2" 2>&1 | cat; exit "${PIPESTATUS[0]}"; fi; '
     # The side channel (notes of the program's runs, the report file) is fd 9 for this script only:
     # the grader runs without it, under a time limit a little below the watchdog's, so its notes
     # are sent even when it runs out of time.
     'exec 9>&"$3"; eval "exec $3>&-"; '
-    'timeout -k 2 "$4" /bin/bash -c "$2" 9>&-; s=$?; '
+    'timeout -k 2 "$4" /bin/bash -c "$2" 9>&- 2>&1 | cat; s="${PIPESTATUS[0]}"; '
     'printf \'{"status": %d}\\n\' "$s" >&9; '
     f'for f in {OBSERVE}/*.json; do [ -f "$f" ] && [ ! -L "$f" ] && cat -- "$f" >&9 && echo >&9; done; '
     f'[ -f {OBSERVE}/dropped ] && printf \'{{"dropped": %d}}\\n\' "$(wc -c < {OBSERVE}/dropped)" >&9; '
@@ -418,12 +423,29 @@ def control_problem(before: Ran) -> None:
                             + (f". Its last lines:\n{tail}" if tail else ""))
 
 
+def revealed(ran: Ran, repairs: tuple[Repair, ...]) -> tuple[Repair, ...]:
+    """Interpreter limits a repaired run died on that no repair lifts yet (lifting one limit
+    lets a program run on into the next: a recursion lifted, its 31,000-digit result dies in
+    ``print``)."""
+    lifted = {r.args[0] for r in repairs if r.kind is RepairKind.LIFT_LIMIT}
+    texts = [i.stderr for i in ran.observation.invocations if i.failed] if ran.observation is not None else [ran.outcome.output]
+    out: list[Repair] = []
+    for text in texts:
+        limit = limit_in(text[-20_000:])
+        if limit is not None and limit.repair and limit.repair not in lifted:
+            lifted.add(limit.repair)
+            out.append(Repair(RepairKind.LIFT_LIMIT, (limit.repair,), f"revealed in the repaired run: {limit.name}"))
+    return tuple(out)
+
+
 def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...], *,
                    options: Options = Options(), tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
-                   progress: Progress = lambda _m, _f: None) -> Comparison:
+                   progress: Progress = lambda _m, _f: None,
+                   allowed: Callable[[Repair], bool] = lambda _r: True) -> Comparison:
     """Run ``grader_name`` of ``run`` as recorded (observing the program when the table names
-    it) and with ``repairs``; compare every check. Raises SandboxUnavailable, NotRerunnable or
-    Cancelled; writes nothing."""
+    it) and with ``repairs``; compare every check. An interpreter limit the repaired run reveals
+    (one the first hid) is lifted too and the repaired run repeated, when ``allowed`` (the brief
+    does not name it). Raises SandboxUnavailable, NotRerunnable or Cancelled; writes nothing."""
     if not repairs:
         raise NotRerunnable("no repair given: a re-score needs at least one repair to try")
     ready = prepare(run, grader_name, options, tool)
@@ -433,11 +455,22 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
                          observe=True)
     control_problem(before_run)
     progress("repaired run", 0.5)
-    after_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, repairs, ready.found, ready.limits, cancel)
+    notes = []
+    after_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, repairs, ready.found, ready.limits, cancel,
+                        observe=True)
+    for _ in range(MAX_REVEALED):
+        more = tuple(r for r in revealed(after_run, repairs) if allowed(r))
+        if not more:
+            break
+        repairs = (*repairs, *more)
+        notes.append("the repaired run died on another interpreter limit the first one hid: "
+                     + ", ".join(r.args[0] for r in more) + " lifted too")
+        progress("repaired run, another limit lifted", 0.75)
+        after_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, repairs, ready.found, ready.limits,
+                            cancel, observe=True)
     progress("comparing", 0.95)
     before, after = before_run.outcome, after_run.outcome
     checks = compare(recorded_checks(store, run, grader_name), before_run, after_run)
-    notes = []
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
     if differ:
         notes.append(f"the control run differs from the recorded output on {len(differ)} check(s): {', '.join(differ[:5])}")
@@ -446,7 +479,7 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
             notes.append(f"{label} run stopped: {outcome.stopped or outcome.limit}")
     if not after_run.readable:
         notes.append(f"the repaired run's output could not be read: {after_run.problem}")
-    comparison = Comparison(run.key, grader_name, repairs, ready.rerun.command, ready.rerun.cwd, ready.runtime,
+    comparison = Comparison(run.key, grader_name, tuple(repairs), ready.rerun.command, ready.rerun.cwd, ready.runtime,
                             ready.tool.version, ready.limits, checks, before, after, time.monotonic() - started,
                             utc_now(), tuple(notes), before_run.observation)
     progress("done", 1.0)
@@ -474,12 +507,14 @@ def observe_grader(store: Store, run: Run, grader_name: str, *, options: Options
 def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...],
                    failures: list[Failure], *, options: Options = Options(), tool: Tool | None = None,
                    cancel: Callable[[], bool] = lambda: False, progress: Progress = lambda _m, _f: None,
-                   stated: str = "") -> tuple[Rescore, ...]:
+                   stated: str = "", allowed: Callable[[Repair], bool] = lambda _r: True) -> tuple[Rescore, ...]:
     """Re-score ``failures`` (all of ``grader_name`` in ``run``) with ``repairs``: one control run,
     one repaired run (:func:`compare_grader`), a result per failure. ``stated``: why the repairs
     change what the brief states, when they do (a check they flip is then no flip of notation).
     Writes nothing."""
-    c = compare_grader(store, run, grader_name, repairs, options=options, tool=tool, cancel=cancel, progress=progress)
+    c = compare_grader(store, run, grader_name, repairs, options=options, tool=tool, cancel=cancel, progress=progress,
+                       allowed=allowed)
+    repairs = c.repairs
     by_key = {row.key: row for row in c.checks}
     results = []
     for f in failures:

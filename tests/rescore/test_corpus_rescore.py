@@ -32,9 +32,15 @@ NOTATION = {
     "oracle-2026-10/fast-expt--cobalt-mini#oracle": (
         ["rename-key:steps:mults", "lift-limit:int-max-str-digits"],
         ["test_mults_within_log_bound", "test_mults_within_log_bound_huge_exponent"], "oracle_fast_expt.py::"),
-    "pounce-2026-11/roman-go--fjord-xl#heldout": (["grade-where-saved:roman"], ["build:roman"], ""),
 }
 """The planted notation failures (tests/corpus/README.md) and the repairs that re-express them."""
+
+STATED = {
+    "pounce-2026-11/roman-go--fjord-xl#heldout:build:roman": "grade-where-saved:roman",
+    "oracle-2026-10/fast-expt--gale-13b#oracle:oracle_fast_expt.py::test_small_powers": "rename-key:result:value",
+}
+"""Capability failures a repair of what the brief states would pass: the brief says "In this
+folder", and names the key value where gale-13b printed result."""
 
 KEY_RENAMES = {
     "eulerian": ["rename-key:trail:path"],
@@ -103,6 +109,35 @@ def test_each_record_parses_and_names_its_repairs(corpus: Path, planted: dict[st
         assert fid in tables[0]["flipped"]
         assert [parse_repair(r) for r in tables[0]["repairs"]]
         assert tables[0]["sandbox"].startswith("bubblewrap")
+
+
+def test_a_repair_of_what_the_brief_states_passes_only_as_evidence_for_capability(corpus: Path) -> None:
+    """Run on request, such a repair makes the check pass, and that is reported as evidence for
+    capability: never a flip, never counted; --all-proposed never proposes it."""
+    for fid, repair in STATED.items():
+        done = reviewer("rescore", str(corpus), "--reviewer", "cat", "--json", "--failure", fid, "--repair", repair)
+        assert done.returncode == 0, done.stderr
+        [obj] = [json.loads(line) for line in done.stdout.splitlines()]
+        assert (obj["after"], obj["flipped"], obj["flipped_by_stated"]) == ("pass", False, True), fid
+        assert "brief" in obj["stated"]
+    stats = json.loads(reviewer("stats", str(corpus), "--json").stdout)
+    rows = {(r["task"], r["model"]) for r in stats["repaired_by_notation"]}
+    assert ("roman-go", "fjord-xl") not in rows and ("fast-expt", "gale-13b") not in rows
+
+
+def test_all_proposed_flips_every_planted_notation_failure_and_no_capability_failure(tmp_path: Path) -> None:
+    """What the issue checks on the bundled corpus: `rescore sessions --all-proposed --json`."""
+    sandbox_tool()
+    fresh = corpus_copy(tmp_path)
+    done = reviewer("rescore", str(fresh), "--all-proposed", "--json", "--reviewer", "ann")
+    assert done.returncode == 0, done.stderr
+    results = {json.loads(line)["failure"]: json.loads(line) for line in done.stdout.splitlines()}
+    flipped = {fid for fid, r in results.items() if r["flipped"]}
+    notation = {f"{g}:{p}{k}" for g, (_, keys, p) in NOTATION.items() for k in keys}
+    assert notation <= flipped
+    assert not flipped & set(capability_failures())
+    assert not [(fid, c["key"]) for fid, r in results.items() for c in r["checks"]
+                if c["recorded"] == "pass" and c["before"] == "pass" and c["after"] != "pass"]
 
 
 def test_the_stats_table_counts_the_repaired_checks(corpus: Path, planted: dict[str, dict]) -> None:

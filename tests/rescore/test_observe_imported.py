@@ -219,9 +219,9 @@ def test_an_import_names_what_a_rescore_needs(tmp_path: Path) -> None:
     missing = reviewer("import", "pytest", str(code), "--into", str(tmp_path / "s"), "--grader-output",
                        str(tmp_path / "out.txt"), "--program", "power.py")
     assert missing.returncode == 2 and "--rerun-command" in missing.stderr
-    junit = reviewer("import", "junit", str(code), "--into", str(tmp_path / "s"), "--grader-output",
-                     str(tmp_path / "out.txt"), "--rerun-command", "python -m pytest --junitxml=r.xml")
-    assert junit.returncode == 2 and "--rerun-report" in junit.stderr
+    report = reviewer("import", "junit", str(code), "--into", str(tmp_path / "s"), "--grader-output",
+                      str(tmp_path / "out.txt"), "--rerun-report", "../r.xml", "--rerun-command", "python -m pytest")
+    assert report.returncode == 2 and "leaves the workspace" in report.stderr
     absent = reviewer("import", "pytest", str(code), "--into", str(tmp_path / "s"), "--grader-output",
                       str(tmp_path / "out.txt"), "--rerun-command", "python -m pytest", "--program", "nope.py")
     assert absent.returncode == 1 and "not a file of the code folder" in absent.stderr

@@ -140,6 +140,9 @@ class Evidence:
         nothing does): unmet unstated demands, near misses of unstated notations, a known
         interpreter limit that stopped the program."""
         out = [f"unstated {d.kind.value} {d.shown()}, not met" for d in self.unstated_unmet]
+        for folder in self.saved_elsewhere:
+            if not self.guard.judge(Repair(RepairKind.GRADE_WHERE_SAVED, (folder,))).stated:
+                out.append(f"graded files saved under {folder}/, where the brief does not say where they go")
         out += [f"{nm.kind} near miss ({nm.wanted_key or nm.wanted} / {nm.found_key or nm.found})" for nm in self.near_misses if nm.towards]
         if self.crash is not None and self.crash.towards:
             out.append(f"stopped by the {self.crash.limit} limit")
@@ -236,8 +239,9 @@ def vocabulary_near_misses(check: str, key: str, values: list[str], mine: set[st
         if found not in mine:
             continue
         line = f"{key}={found} where the checker reads {key}={wanted}"
-        out.append(NearMiss(repr(wanted), repr(found), (f"vocabulary: {found} for {wanted}",), line, "vocabulary", check,
-                            key, wanted, key, found))
+        kind = "case" if found.lower() == wanted.lower() else "vocabulary"
+        note = "case" if kind == "case" else f"vocabulary: {found} for {wanted}"
+        out.append(NearMiss(repr(wanted), repr(found), (note,), line, kind, check, key, wanted, key, found))
     return out
 
 
@@ -366,6 +370,7 @@ def analyse(
     answers = {strip_quotes(p.expected) for p in pairs if p.relation == "equal"}
     answers |= {w for ws in checker_reads(tuple(sources), set())[1].values() for w in ws}
     answers |= {f.value for s in sources for f in grader_reads(s.text, s.path) if f.kind == "literal"}
+    judged = [answered(d, pairs, output, keys, answers) for d in judged]
     return Evidence(failure_id, check, tuple(judged), directed_nms, tuple(pairs), tuple(hints), crash,
                     output_shown=output.known, brief_missing=brief is None, errors=tuple(notes), observed=observed,
                     guard=Guard(brief, frozenset(a for a in answers if WORD_VALUE.match(a)),
@@ -406,14 +411,29 @@ def missed_values(message: str, pairs: list[Pair]) -> set[str]:
 
 def not_met(d: Demand, missed: set[str], crash: Crash | None) -> Demand:
     """A demand nothing showed met or not (``met`` None) that the failure itself shows was not
-    met: the check says it expected the value and got another, or the program crashed on this
-    check before giving anything."""
+    met: the check says it expected the value and got another, the program crashed on this check
+    before giving anything, or the failure text says a symbol it demands is not defined."""
+    if d.met is None and d.kind is DemandKind.SYMBOL and "message" in d.origins:
+        return replace(d, met=False, met_where="")
     if d.met is not None or d.bound or d.kind not in (DemandKind.LITERAL, DemandKind.KEY):
         return d
     if d.kind is DemandKind.LITERAL and (d.value in missed or any(a in missed for a in d.alternatives)):
         return replace(d, met=False, met_where="")
     if crash is not None and not crash.partial:
         return replace(d, met=False, met_where="")
+    return d
+
+
+def answered(d: Demand, pairs: list[Pair], output: ProgramOutput, keys: list[str], answers: set[str]) -> Demand:
+    """An unmet literal the program answered in the checker's own words instead (it printed
+    ``no`` where ``yes`` was expected, both words the checker compares with): a wrong answer, so
+    the demand is no evidence that the brief left the vocabulary out."""
+    if d.kind is not DemandKind.LITERAL or d.met is not False or d.bound or not d.value:
+        return d
+    given = {strip_quotes(p.actual) for p in pairs if p.relation == "equal" and strip_quotes(p.expected) == d.value}
+    given |= {strip_quotes(p.value) for p in output.pairs() if p.key in keys}
+    if given & (answers - {d.value}):
+        return replace(d, answered=True)
     return d
 
 

@@ -89,7 +89,7 @@ class Guard:
             return ""
         if kind is RepairKind.RENAME_KEY:
             room = any(o.kind is RepairKind.RENAME_KEY and o.args[1] == a[0] for o in together)
-            hit = index.find(a[1])
+            hit = index.key(a[1])
             if hit.stated is not Stated.UNSTATED and a[1] not in self.printed and not room:
                 return f"the brief states the key the checker reads, {a[1]} (line {hit.line}), and the program did not print it"
             if index.names_key(a[0]) and not room:
@@ -119,10 +119,12 @@ class Guard:
         return ""
 
     def quoted(self, value: str) -> int:
-        """The line (1-based) where the brief gives ``value`` in a code span or quotes; 0 when none."""
+        """The line (1-based) where the brief gives ``value`` in quotes, or as a word of a code span
+        (``yes``, ``valid=yes``, ``yes/no``); 0 when none."""
         assert self.index is not None
         pattern = re.compile(r"[`'\"\u201c]" + re.escape(value) + r"[`'\"\u201d]")
+        word = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
         for i, line in enumerate(self.index.lines):
-            if pattern.search(line) or value in self.index.spans[i]:
+            if pattern.search(line) or any(word.search(s) for s in self.index.spans[i]):
                 return i + 1
         return 0

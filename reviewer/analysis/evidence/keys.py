@@ -39,19 +39,22 @@ class KeyUse:
         number: it is turned into a number.
         split: the separator it is split on (" " for whitespace), "" when not split.
         item_split: the separator each item is split on again (``-`` in ``A-B,C-D``), "".
+        items_number: each item of the split list is turned into a number.
     """
 
     number: bool = False
     split: str = ""
     item_split: str = ""
+    items_number: bool = False
 
     def describe(self) -> str:
-        """``a number``, ``a list split on ','``..."""
+        """``a number``, ``a list split on ','``, ``a list of numbers split on whitespace``..."""
         if self.number:
             return "a number"
         if self.split:
             inner = f" of {NAMES.get(self.item_split, repr(self.item_split))}-joined items" if self.item_split else ""
-            return f"a list split on {NAMES.get(self.split, repr(self.split))}{inner}"
+            what = "a list of numbers" if self.items_number else "a list"
+            return f"{what} split on {NAMES.get(self.split, repr(self.split))}{inner}"
         return "a value"
 
     @property
@@ -68,6 +71,8 @@ class KeyUse:
             return is_number(v)
         if self.split:
             items = v.split() if self.split == " " else [x for x in v.split(self.split) if x]
+            if self.items_number:  # a list of one number is still a list of numbers
+                return bool(items) and all(is_number(x.strip()) for x in items)
             if len(items) < 2 and not (self.item_split and self.item_split in v):
                 return False
             return not self.item_split or all(self.item_split in x for x in items)
@@ -92,20 +97,30 @@ def key_use(sources: list[str], key: str) -> KeyUse:
             at = min((i for i in (line.find(m) for m in marks) if i >= 0), default=-1)
             if at < 0:
                 continue
-            if NUMBER_USE.search(line[:at]):
-                return KeyUse(number=True)
             after = [separator_of(m.group("sep")) for m in SPLIT.finditer(line, at)]
             before = [separator_of(m.group("sep")) for m in SPLIT.finditer(line[:at])]
             if GO_FIELDS.search(line):
                 after.append(" ")
-            if after:
-                return KeyUse(split=after[0], item_split=(before or after[1:] or [""])[0])
+            if after:  # split: a list, whatever its items become (``[int(x) for x in f["k"].split()]``)
+                return KeyUse(split=after[0], item_split=(before or after[1:] or [""])[0],
+                              items_number=bool(NUMBER_USE.search(line[:at])) and not before)
+            if NUMBER_USE.search(line[:at]):
+                return KeyUse(number=True)
     return KeyUse()
 
 
+PUNCTUATION_ITEM = re.compile(r"^[A-Za-z0-9_]+$")
+
+
 def list_separator(value: str, wanted: str) -> str:
-    """The separator a printed list uses instead of ``wanted`` ("" when none gives 2 items)."""
+    """The separator a printed list uses instead of ``wanted`` ("" when none gives 2 items): one of
+    the usual ones, else any one punctuation character between word or number items (``2*2*3``)."""
     v = strip_quotes(value).strip()
+    for ch in dict.fromkeys(c for c in v if not c.isalnum() and not c.isspace() and c not in "._"):
+        if ch != wanted and ch not in LIST_SEPARATORS:
+            items = v.split(ch)
+            if len(items) >= 2 and all(PUNCTUATION_ITEM.match(x.strip()) for x in items):
+                return ch
     for sep in LIST_SEPARATORS:
         if sep != wanted and len([x for x in (v.split() if sep == " " else v.split(sep)) if x]) >= 2:
             return sep
@@ -131,9 +146,10 @@ def key_near_misses(
     printed in its other runs (where the partner's value is looked up when this run lacks it)."""
     values = (lines if use.split == " " and lines else None) or [p.value for p in printed if p.key == key]
     out: list[NearMiss] = []
-    if values and use.known and not any(use.fits(v) for v in values):
+    if values and use.known and not any(use.fits(v) for v in values) and any(strip_quotes(v).strip() for v in values):
         shown = values[0]
-        sep = list_separator(shown, use.split) if use.split else ""
+        bracketed = shown.strip()[:1] in "[(" and shown.strip()[-1:] in "])"
+        sep = list_separator(shown, use.split) if use.split and not bracketed else ""
         if sep and use.split and not use.item_split:
             line = f"{key}={shown}: joined by {NAMES.get(sep, repr(sep))}, the check splits on {NAMES.get(use.split, repr(use.split))}"
             out.append(NearMiss(use.split, sep, ("separator",), line, "separator", check, key, use.split, key, sep))
@@ -146,6 +162,8 @@ def key_near_misses(
     if found is None:
         return out
     notes = [f"key renamed: {found.key} for {key}"]
+    if values:  # the program printed the key too, with a value of another kind
+        notes.append(f"{key} printed as another kind")
     rejoin: tuple[str, ...] = ()
     sep = list_separator(found.value, use.split) if use.split and not use.fits(found.value) else ""
     if sep:

@@ -12,20 +12,23 @@ from __future__ import annotations
 from reviewer.analysis.evidence.engine import Evidence
 from reviewer.analysis.evidence.guard import Judged
 from reviewer.analysis.reading.nearmiss import NearMiss
-from reviewer.model.repair import Repair, RepairKind
+from reviewer.model.repair import BadRepair, Repair, RepairKind, check_repair
 
 LIMITS = {"int-max-str-digits": "int-max-str-digits", "recursion-limit": "recursion"}
 
 
 def shape_name(wanted: str) -> str:
-    """The re-serialisation a shape near miss asks for (``comma-list``, ``space-list``...)."""
+    """The re-serialisation a shape near miss asks for (``comma-list``, ``space-list``...); ""
+    when no re-serialisation of the printed value gives the kind the check reads (a number)."""
     if "split on ','" in wanted:
         return "comma-list"
     if "split on whitespace" in wanted:
         return "space-list"
-    if "number" in wanted:
-        return "number"
-    return "value"
+    if "split on ';'" in wanted:
+        return "semicolon-list"
+    if "split on '|'" in wanted:
+        return "pipe-list"
+    return ""
 
 
 def repair_of(nm: NearMiss) -> Repair | None:
@@ -37,7 +40,7 @@ def repair_of(nm: NearMiss) -> Repair | None:
         return Repair(RepairKind.RENAME_KEY, (nm.found_key, nm.wanted_key), why)
     if nm.kind == "separator" and nm.wanted_key and nm.found and nm.wanted:
         return Repair(RepairKind.SEPARATOR, (nm.wanted_key, nm.found, nm.wanted), why)
-    if nm.kind == "shape" and nm.wanted_key:
+    if nm.kind == "shape" and nm.wanted_key and shape_name(nm.wanted):
         return Repair(RepairKind.RESERIALISE, (nm.wanted_key, shape_name(nm.wanted)), why)
     if nm.kind in ("vocabulary", "case", "quoting") and nm.found and nm.wanted:
         return Repair(RepairKind.MAP_VALUE, (nm.wanted_key, nm.found, nm.wanted), why)
@@ -71,13 +74,16 @@ def candidates(evidence: Evidence) -> tuple[tuple[int, Repair], ...]:
     ranked: list[tuple[int, Repair]] = []
     for nm in evidence.near_misses:
         for r in repairs_of(nm, evidence.guard.printed):
-            ranked.append((0 if nm.towards else 1, r))
+            try:  # rank 1: the brief states the notation, so the program ignored it (never proposed)
+                ranked.append((0 if nm.towards else 1, check_repair(r)))
+            except BadRepair:
+                continue
     crash = evidence.crash
     if crash is not None and crash.limit in LIMITS:
         ranked.append((0 if crash.towards else 1, Repair(RepairKind.LIFT_LIMIT, (LIMITS[crash.limit],), crash.error)))
     for folder in evidence.saved_elsewhere:
         ranked.append((0, Repair(RepairKind.GRADE_WHERE_SAVED, (folder,), f"the graded files were saved under {folder}/")))
-    onto = {r.args[1] for _, r in ranked if r.kind is RepairKind.RENAME_KEY and not r.args[1].endswith(MOVED)}
+    onto = {r.args[1] for rank, r in ranked if r.kind is RepairKind.RENAME_KEY and not r.args[1].endswith(MOVED) and not rank}
     out: list[tuple[int, Repair]] = []
     for rank, r in sorted(ranked, key=lambda x: x[0]):
         if r.kind is RepairKind.RESERIALISE and r.args[0] in onto:
@@ -90,8 +96,15 @@ def candidates(evidence: Evidence) -> tuple[tuple[int, Repair], ...]:
 def judged(evidence: Evidence) -> tuple[Judged, ...]:
     """Every repair the evidence suggests, with what the guard finds of it (a repair of something
     the brief states, or of one of the checker's own answers, is never proposed)."""
-    repairs = tuple(r for _, r in candidates(evidence))
-    return tuple(evidence.guard.judge(r, repairs) for r in repairs)
+    ranked = candidates(evidence)
+    repairs = tuple(r for _, r in ranked)
+    out = []
+    for rank, r in ranked:
+        judged = evidence.guard.judge(r, repairs)
+        if rank and judged.notation_only:
+            judged = Judged(r, stated=f"the brief states this notation: {r.reason}" if r.reason else "the brief states this notation")
+        out.append(judged)
+    return tuple(out)
 
 
 def propose(evidence: Evidence) -> tuple[Repair, ...]:

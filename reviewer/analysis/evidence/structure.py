@@ -55,11 +55,12 @@ def wanted_shape(use: KeyUse, words: set[str]) -> str:
 
 def fits(wanted: str, values: list[str]) -> bool:
     """True when printed values are of the kind the checker reads."""
+    values = [v for v in values[:MAX_VALUES] if strip_quotes(v).strip()]  # nothing printed fits any kind
     if not values:
         return False
     if wanted == "any":
         return True
-    shapes = [shape_of(v) for v in values[:MAX_VALUES]]
+    shapes = [shape_of(v) for v in values]
     if wanted == "list":  # a list of one item (a walk of one node) is still a list
         return shapes.count("list") * 2 >= len(shapes) and all(s in ("list", "word", "number") for s in shapes)
     return all(s == wanted for s in shapes)

@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from reviewer.analysis.reading.brief import UNSTATED, BriefIndex, Stated, Where
-from reviewer.analysis.reading.code import CodeFile, defines, has_file, prints_key, writes_literal
+from reviewer.analysis.reading.code import CodeFile, defines, has_file, holds_text, prints_key, writes_literal
 from reviewer.analysis.reading.demands import Demand, DemandKind
 from reviewer.analysis.reading.found import Found
 from reviewer.analysis.reading.nearmiss import NearMiss
@@ -28,7 +28,7 @@ def from_source(found: Found, path: str, bound: frozenset[str] = frozenset()) ->
     kind = DemandKind(found.kind)
     is_bound = found.input_text or (kind is DemandKind.LITERAL and (has_digit(found.value) or found.value in bound))
     origin = f"source:{path.rsplit('/', 1)[-1]}:{found.line}"
-    return Demand(kind, found.value, (origin,), found.context, bound=is_bound)
+    return Demand(kind, found.value, (origin,), found.context, bound=is_bound, note=found.note)
 
 
 def is_form(d: Demand) -> bool:
@@ -77,6 +77,8 @@ def lookup(index: BriefIndex | None, d: Demand, cwd: str = "") -> Where:
         return index.file(d.value)
     if d.kind is DemandKind.LITERAL and not d.value.strip():
         return index.empty() if not d.value else index.separator(" ")
+    if d.kind is DemandKind.KEY:
+        return index.key(d.value)
     best = UNSTATED
     for value in (d.value, *d.alternatives):
         hit = index.find(value)
@@ -116,6 +118,9 @@ def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...], where: 
         found = writes_literal(code, d.value)
         if found:
             return replace(d, met=True, met_where=found)
+        if d.note == "must contain" and code and d.value.strip():  # no string of the code holds it
+            found = holds_text(code, d.value)
+            return replace(d, met=bool(found), met_where=found)
         return replace(d, met=False) if output.stdout is not None and d.value.strip() else d
     if d.kind is DemandKind.SEPARATOR:
         if len(stdout.split(None, 2)) < 2:  # one token or none: nothing was joined either way
@@ -136,13 +141,15 @@ def brief_states(index: BriefIndex | None, nm: NearMiss, demands: list[Demand]) 
     if index is None:
         return UNSTATED
     seps = [d for d in demands if d.kind is DemandKind.SEPARATOR]
-    if nm.kind == "renamed-key":
-        return index.find(nm.wanted_key)
+    if nm.kind == "renamed-key" and not any(n.endswith("printed as another kind") for n in nm.notations):
+        return index.key(nm.wanted_key)
+    if nm.kind == "renamed-key":  # the name is the program's too: what it missed is the kind of value
+        return index.key(nm.wanted_key) if nm.wanted_key in (nm.found_key,) else UNSTATED
     if nm.kind == "separator" and nm.wanted_key:
         return index.separator(nm.wanted)
     if nm.kind in ("separator", "shape"):
         unstated = [d for d in seps if d.stated is Stated.UNSTATED]
-        if nm.kind == "shape" and nm.wanted_key and index.find(nm.wanted_key).stated is Stated.UNSTATED:
+        if nm.kind == "shape" and nm.wanted_key and index.key(nm.wanted_key).stated is Stated.UNSTATED:
             return UNSTATED
         if unstated or not seps:
             return UNSTATED

@@ -114,6 +114,24 @@ class BriefIndex:
                     return self.at(i, Stated.NEAR)
         return None
 
+    def key(self, name: str) -> Where:
+        """A key of the output: stated where the brief names it as one (a code span or quotes
+        holding it, ``name=...`` or ``name: ...``; near when a code span holds it in another case
+        or with other separators); a word of the prose is not a key (``order`` in "in an order")."""
+        if not name:
+            return UNSTATED
+        quoted = re.compile(r"[\"'\u201c]" + re.escape(name) + r"[\"'\u201d]")
+        for i, spans in enumerate(self.spans):
+            if any(s == name or s.startswith((name + "=", name + ":", name + " =")) for s in spans) or quoted.search(self.lines[i]):
+                return self.at(i, Stated.VERBATIM)
+        want = words(name)
+        for i, spans in enumerate(self.spans):
+            if want and any(words(s.split("=", 1)[0].split(":", 1)[0]) == want for s in spans):
+                return self.at(i, Stated.NEAR)
+        if len(want) >= 2:  # a name of several words is named by them in prose too ("the odd degree count")
+            return self.near(name) or UNSTATED
+        return UNSTATED
+
     def names_key(self, key: str) -> bool:
         """True when the brief names ``key`` as a key: a code span ``key``, ``key=...`` or ``key: ...``."""
         return any(s == key or s.startswith((key + "=", key + ":")) for spans in self.spans for s in spans)
@@ -137,8 +155,9 @@ class BriefIndex:
             if (quoted and quoted.search(ln)) or any(p.search(ln) for p in named):
                 return self.at(i, Stated.VERBATIM)
         inside = re.compile(r"[\w\]\)]" + re.escape(sep) + r"[\w\[\(]") if sep not in ("\n",) else None
-        for i in rows:
-            if inside and any(inside.search(s) for s in self.spans[i]):
+        for i in rows:  # an example of an output field (``path=A B C``), not an input line (``A B``)
+            if inside and any(inside.search(s if sep in ("=", ":") else s.partition("=")[2] or s.partition(": ")[2])
+                              for s in self.spans[i]):
                 return self.at(i, Stated.NEAR)
         return UNSTATED
 

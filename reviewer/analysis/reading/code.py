@@ -94,3 +94,20 @@ def has_file(files: tuple[CodeFile, ...], name: str) -> str:
         if f.path.rsplit("/", 1)[-1] == base:
             return f.path
     return ""
+
+
+def holds_text(files: tuple[CodeFile, ...], text: str) -> str:
+    """Where a string of the code holds ``text``, case ignored (a message a check looks for
+    inside the program's error); "" when no string does."""
+    want = text.lower()
+    for f in files:
+        body = f.text[:MAX_FILE]
+        low = body.lower()
+        i = low.find(want)
+        hits = 0
+        while i >= 0 and hits < MAX_HITS:
+            hits += 1
+            if in_string(body, i):
+                return place(f, i)
+            i = low.find(want, i + 1)
+    return ""

@@ -51,6 +51,8 @@ class Demand:
         met: whether the program met it: its output (or, where the output is missing, its
             code) carries it; None when neither tells.
         met_where: where it was met: ``output``, or the code's ``file:line``; "" when not met.
+        answered: the program answered in the checker's own words (it printed another of the
+            values the checker compares with): a wrong answer, not an unknown notation.
     """
 
     kind: DemandKind
@@ -65,6 +67,7 @@ class Demand:
     brief_text: str = ""
     met: bool | None = None
     met_where: str = ""
+    answered: bool = False
 
     @property
     def unstated(self) -> bool:
@@ -77,7 +80,7 @@ class Demand:
         (its output, recorded or observed in a re-score, lacks it). An unstated demand the
         program's output or code already carries says nothing against the brief, and one that
         nothing shows met or not (``met`` None) is not counted either way."""
-        return self.unstated and self.met is False
+        return self.unstated and self.met is False and not self.answered
 
     def shown(self) -> str:
         """The value as shown to a person (quotes for literals, names for blanks)."""

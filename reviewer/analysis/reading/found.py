@@ -16,6 +16,7 @@ class Found:
         context: that source line, stripped and capped.
         input_text: the literal also occurs in the check's input data (a node name, a word
             of an input text), so it is bound to the input rather than a demand of form.
+        note: how it is demanded, when it is not plain equality (``must contain``).
     """
 
     kind: str
@@ -23,6 +24,7 @@ class Found:
     line: int
     context: str
     input_text: bool = False
+    note: str = ""
 
 
 def source_line(lines: list[str], number: int) -> str:

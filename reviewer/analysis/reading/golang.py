@@ -22,6 +22,7 @@ KEY_CALL = re.compile(rf"\.(?:Get|Lookup|Value|get)\(\s*({STRING})")
 SPLIT = re.compile(rf"(?:strings\.(?:Split|SplitN|SplitAfter|SplitAfterN|Cut)|\.split|\.Split)\(\s*(?:[^,()]*(?:\([^()]*\))?[^,()]*,\s*)?({STRING}|'[^'\n]{{0,20}}')")
 FIELDS = re.compile(r"strings\.Fields\(")
 LITERAL = re.compile(STRING)
+CONTAINS = re.compile(rf"strings\.(?:Contains|HasPrefix|HasSuffix)\([^()\n]{{0,200}}(?:\([^()\n]{{0,200}}\)[^()\n]{{0,80}})?,\s*({STRING})\s*\)")
 FILE_NAME = re.compile(r"^[\w./-]{1,120}\.(?:py|go|rs|js|ts|java|c|h|txt|json|csv|toml|ya?ml|md|out|log|xml)$")
 IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*(\(|\{)?")
 KEYWORDS = frozenset(
@@ -108,10 +109,10 @@ class PatternReader:
         self.lines = text.splitlines()
         self.found: list[Found] = []
 
-    def add(self, kind: str, value: str, offset: int) -> None:
+    def add(self, kind: str, value: str, offset: int, note: str = "") -> None:
         """Record one demand at an offset."""
         line = self.text.count("\n", 0, offset) + 1
-        self.found.append(Found(kind, value, line, source_line(self.lines, line)))
+        self.found.append(Found(kind, value, line, source_line(self.lines, line), note=note))
 
     def read(self, code: str, start: int, end: int) -> None:
         """Literals compared, keys indexed, separators split on, files named."""
@@ -119,6 +120,8 @@ class PatternReader:
         for m in COMPARE.finditer(part):
             lit = m.group(1) or m.group(2)
             self.add("literal", unquote(lit), start + m.start())
+        for m in CONTAINS.finditer(part):
+            self.add("literal", unquote(m.group(1)), start + m.start(), "must contain")
         for pattern in (KEY_INDEX, KEY_CALL):
             for m in pattern.finditer(part):
                 key = unquote(m.group(1))

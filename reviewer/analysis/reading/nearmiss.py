@@ -103,6 +103,9 @@ def token_match(e: Token, a: Token, e_raw: str, a_raw: str) -> list[str] | None:
         places = decimals(e_text)
         if places and decimals(a_text) > places and round(float(a_text), places) == float(e_text):
             return [f"precision: {decimals(a_text)} decimals for {places}"]
+        expected, actual = float(e_text), float(a_text)
+        if expected != actual and abs(actual - expected) <= 1e-9 * max(1.0, abs(expected)):
+            return ["precision: a floating-point rounding error where an exact value is expected"]
     return None
 
 

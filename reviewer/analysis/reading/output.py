@@ -16,6 +16,7 @@ import re
 from reviewer.analysis.reading.notation import strip_quotes
 from reviewer.analysis.reading.pairs import message_lines
 from reviewer.analysis.reading.scan import Cancel, poll
+from reviewer.model.limits import LIMITS, limit_in
 from reviewer.model.observation import Invocation
 from reviewer.model.records import record
 
@@ -31,8 +32,6 @@ ERROR_LINE = re.compile(r"^(?:E\s+)?(?P<e>(?:[A-Za-z_][\w.]{0,80}(?:Error|Except
 CANDIDATE_ERROR = re.compile(r"^test \d+: (?P<e>[A-Za-z_]\w{0,80}(?:Error|Exception): .{0,2000})$")
 GO_PANIC = re.compile(r"^\s*(?P<e>panic: .{0,2000})$")
 FRAME = re.compile(r"^\s*File \"(?P<f>[^\"]{1,500})\", line \d+")
-DIGITS_LIMIT = "for integer string conversion"
-RECURSION = "maximum recursion depth exceeded"
 NOT_CRASHES = ("AssertionError", "pytest", "Failed")
 MAX_OUTPUT = 200_000
 
@@ -134,18 +133,25 @@ def json_pairs(text: str) -> list[Printed] | None:
 
 def printed_pairs(text: str) -> list[Printed]:
     """The fields an output prints: the top-level fields of a JSON object (one document, or one
-    a line); ``key: value`` lines; ``key=value`` tokens, whitespace-separated or joined by
-    ``,``/``;``."""
+    a line); ``key: value`` lines; a line that is one ``key=`` field followed by words (``path=A B
+    C``); ``key=value`` tokens, whitespace-separated or joined by ``,``/``;``."""
     found = json_pairs(text)
     if found is not None:
         return found
     out: list[Printed] = []
+    rest: list[str] = []
     for line in text[:MAX_OUTPUT].splitlines():
         if ":" in line and "=" not in line:
             m = COLON_LINE.match(line)
             if m and not m.group("k").endswith(("Error", "Exception", "Warning")):
                 out.append(Printed(m.group("k"), m.group("v")))
-    for token in text[:MAX_OUTPUT].split():
+                continue
+        key, eq, value = line.strip().partition("=")
+        if eq and KEY.match(key) and " " in value.strip() and "=" not in value:
+            out.append(Printed(key, value.strip()))  # one field, a list printed with spaces: path=A B C
+            continue
+        rest.append(line)
+    for token in "\n".join(rest).split():
         if "=" not in token:
             continue
         key, _, value = token.partition("=")
@@ -272,24 +278,10 @@ class Crash:
         return text
 
 
-LIMITS: tuple[tuple[str, str, str], ...] = (
-    ("Exceeds the limit", "int-max-str-digits", "PYTHONINTMAXSTRDIGITS=0"),
-    (RECURSION, "recursion-limit", "sys.setrecursionlimit() before the program runs (no environment setting exists)"),
-    ("Maximum call stack size exceeded", "node-stack-size", "node --stack-size=N"),
-    ("java.lang.StackOverflowError", "jvm-stack-size", "java -Xss<size>"),
-    ("goroutine stack exceeds", "go-max-stack", "debug.SetMaxStack(n)"),
-)
-"""Interpreter limits a correct program can hit on a big input: (what its error says, the
-limit's name, the setting that lifts it). Only the two Python ones have a repair that lifts them
-(``lift-limit``); the others are named so the reviewer knows what to try by hand."""
-
-
 def limit_of(error: str) -> tuple[str | None, str]:
-    """(limit, how to lift it) for an error line."""
-    for says, name, lift in LIMITS:
-        if says in error and (name != "int-max-str-digits" or DIGITS_LIMIT in error):
-            return name, lift
-    return None, ""
+    """(limit, how to lift it) for an error line (:mod:`reviewer.model.limits`)."""
+    limit = limit_in(error)
+    return (limit.name, limit.lift) if limit is not None else (None, "")
 
 
 def observed_output(runs: tuple[Invocation, ...]) -> ProgramOutput:
@@ -343,7 +335,7 @@ def find_crash(message: str, output: ProgramOutput, model_files: frozenset[str] 
         f = FRAME.match(raw)
         if f:
             frame = f.group("f").rsplit("/", 1)[-1]
-        limit, _ = limit_of(line) if any(says in line for says, _, _ in LIMITS) else (None, "")
+        limit, _ = limit_of(line) if any(known.says in line for known in LIMITS) else (None, "")
         if limit:
             part = line.rsplit("stderr:", 1)[-1].strip() if "stderr:" in line else line
             m = ERROR_LINE.match(part)

@@ -149,6 +149,16 @@ def echoes_left(line: str) -> bool:
     return a is not None and a.op == "==" and bool(a.message) and a.message == a.left and not is_quoted(a.left)
 
 
+NAME_OR_CALL = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)|\[.*\])?$")
+
+
+def source_code(line: str) -> bool:
+    """A line of a test's source as pytest shows it in a traceback (``>       assert ...`` or an
+    indented ``assert``), where the sides are expressions; evaluated values come on ``E`` lines."""
+    s = line.lstrip()
+    return s.startswith(">") or (s.startswith("assert ") and line[:1].isspace())
+
+
 def literal_sides(source_line: str) -> tuple[bool, bool]:
     """Whether the asserting source line compares a quoted literal on its left / on its right."""
     a = assertion(source_line) if "assert" in source_line else None
@@ -173,9 +183,10 @@ def line_pair(line: str, source_line: str = "") -> Pair | None:
         if op in ("in", "not in"):
             return Pair(left, right, "contains", line) if op == "in" else None
         at_left, at_right = literal_sides(source_line)
-        if at_left and not at_right:
-            return Pair(left, right, line=line)
-        return Pair(right, left, line=line)
+        expected, actual = (left, right) if at_left and not at_right else (right, left)
+        if source_code(line) and NAME_OR_CALL.match(expected.strip()):
+            return None  # a line of the test's source in a traceback: a variable, not a value
+        return Pair(expected, actual, line=line)
     if "!=" in line:
         pair = unequal(line)
         if pair is not None:
