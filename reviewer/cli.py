@@ -176,6 +176,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     import json
 
     from reviewer.commands.show import show_across, show_failure, show_json
+    from reviewer.model.sanitize import TAB_STOP
     from reviewer.store.config import load_settings
     from reviewer.store.labeller import UnknownFailure
 
@@ -189,8 +190,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(json.dumps(show_json(labeller, fid, blind), indent=1, ensure_ascii=True))
         elif args.across:
             print(show_across(labeller, fid), end="")
-        else:
-            print(show_failure(labeller, fid, blind), end="")
+        else:  # tabs expanded as the app's panes show them on a terminal, kept in a pipe or a file
+            print(show_failure(labeller, fid, blind, TAB_STOP if sys.stdout.isatty() else 0), end="")
     except UnknownFailure as exc:
         print(f"reviewer show: {exc}", file=sys.stderr)
         return 1

@@ -34,8 +34,9 @@ class CheckList:
 
 
 def message_lines(check: Check) -> list[str]:
-    """The first lines of a check's message, sanitised, for under its row."""
-    text = clean(check.message[:20_000]).text.rstrip("\n")
+    """The first lines of a check's message, sanitised, for under its row (a tab between words shows
+    as ``→``: a checker may tell it from spaces, so the reviewer must too)."""
+    text = clean(check.message[:20_000], mark_tabs=True).text.rstrip("\n")
     if not text:
         return []
     lines = [line[:300] for line in text.split("\n")]

@@ -54,7 +54,7 @@ def body(text: str, indent: str, style: str, out: TranscriptLines, index: int) -
     """Append a block of sanitised, capped text, indented."""
     cleaned = clean(text[: TURN_LINES * TURN_LINE])
     out.hidden = out.hidden or cleaned.hidden
-    capped = cap_text(cleaned.text.rstrip("\n").expandtabs(4), TURN_LINES, TURN_LINE)
+    capped = cap_text(cleaned.text.rstrip("\n"), TURN_LINES, TURN_LINE)
     if not capped.text:
         return
     for line in capped.text.split("\n"):
