@@ -61,13 +61,13 @@ TOUR = [
     "tab", "e", "tab", "e", "tab", "e", "tab", "e", "m", "m", "tab",
     "ctrl+f", "P", "0", "enter", "escape", "escape", "slash", "P", "escape",
     "y", "E", "escape", "question_mark", "escape", "n", "escape", "t", "escape",
-    "r", "v", "v", "C", "escape", "S", "escape", "D", "escape", "A", "escape", "H", "r",
+    "r", "v", "v", "C", "escape", "S", "escape", "D", "escape", "A", "escape", "H", "r", "a", "escape", "M", "escape",
     "ctrl+p", "escape",
 ]
 """Keys that visit every place recorded text is shown, on the current run."""
 FAST_TOUR = [
     "l", "right_square_bracket", "f", "d", "tab", "e", "y", "E", "escape", "n", "escape", "t", "escape",
-    "r", "C", "escape", "S", "escape", "A", "escape", "r",
+    "r", "C", "escape", "S", "escape", "A", "escape", "r", "a", "escape", "M", "escape",
     "ctrl+f", "P", "escape", "escape", "slash", "P", "escape", "J", "e",
 ]
 """A shorter tour for CI: every pane and screen once."""
