@@ -213,9 +213,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     labeller = open_labeller(args.path, "(export)")
     if args.final:
         from reviewer.commands.export import collect_final
+        from reviewer.model.wording import count
 
         records, errors, left_out = collect_final(labeller)
-        print(f"reviewer export: {left_out} failure(s) left out: reviewers disagree, not adjudicated", file=sys.stderr)
+        print(f"reviewer export: {count(left_out, 'failure')} left out: reviewers disagree, not adjudicated", file=sys.stderr)
     else:
         records, errors = collect(labeller, args.reviewer, args.include_deferred)
     for e in errors:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count, plural
 
 
 def folder_args(p: argparse.ArgumentParser) -> None:
@@ -82,7 +83,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     rescores = rescored(store)
     stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
     repaired, unread = rescores.tally, list(rescores.errors)
-    warn("stats", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
+    warn("stats", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
     warn("stats", [*stats.errors, *unread])
     if args.json:
         print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(repaired)}, ensure_ascii=True, indent=2))
@@ -114,7 +115,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     warn("score", facts.errors)
     score = score_predictions(predictions, facts)
     if score.unknown:
-        warn("score", [f"{score.unknown} prediction(s) name no failure in {store.root}"])
+        warn("score", [f"{count(score.unknown, 'prediction')} {plural('names', score.unknown, 'name')} no failure in {store.root}"])
     if args.json:
         print(json.dumps(score_json(score), ensure_ascii=True, indent=2))
     else:

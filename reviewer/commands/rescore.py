@@ -33,6 +33,7 @@ from reviewer.model.repair import (
     usage,
 )
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count
 from reviewer.rescore.engine import Options, Rescore, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
 from reviewer.store.protocol import Store
@@ -166,7 +167,7 @@ class Bar:
         if self.on:
             width = 30
             filled = int(width * self.done / self.total)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} gradings re-scored")
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{count(self.total, 'grading')} re-scored")
             self.stream.flush()
 
     def close(self) -> None:

@@ -22,6 +22,7 @@ from reviewer.model.check import Check
 from reviewer.model.records import record
 from reviewer.model.repair import Repair, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
+from reviewer.model.wording import count
 from reviewer.parsers import parse_output
 from reviewer.rescore.layout import StagingError, fresh_staging
 from reviewer.rescore.runtime import Found, RuntimeMissing, describe, runtimes
@@ -259,7 +260,7 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
     notes = []
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
     if differ:
-        notes.append(f"the control run differs from the recorded output on {len(differ)} check(s): {', '.join(differ[:5])}")
+        notes.append(f"the control run differs from the recorded output on {count(len(differ), 'check')}: {', '.join(differ[:5])}")
     for label, outcome in (("control", before), ("repaired", after)):
         if outcome.stopped or outcome.limit:
             notes.append(f"{label} run stopped: {outcome.stopped or outcome.limit}")

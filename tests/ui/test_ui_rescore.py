@@ -92,7 +92,7 @@ async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_
         assert not strip.display
         said = [n for n in app.notes if n.title == "Re-scored"]  # type: ignore[attr-defined]
         assert said and SUMMARY in said[-1].message and "This check: fail -> pass (flipped" in said[-1].message
-        assert "2 check(s) flipped fail -> pass, 3 still failing" in said[-1].message
+        assert "2 checks flipped fail -> pass, 3 still failing" in said[-1].message
         entry = latest_for(folder, CONNECTED)
         assert entry is not None and entry.reviewer == "bo" and entry.repairs == ("map-value:connected:true:yes",)
         assert CONNECTED in entry.flipped and (folder / "oracle-2026-10" / "rescores" / "bo.toml").is_file()

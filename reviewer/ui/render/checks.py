@@ -10,6 +10,7 @@ from textual.content import Content
 from reviewer.model import Check, CheckStatus, check_id
 from reviewer.model.records import record
 from reviewer.model.sanitize import clean, one_line
+from reviewer.model.wording import count
 from reviewer.review.view import FailureView
 from reviewer.ui.render.badges import Piece, others_lines, verdict_badge
 
@@ -41,7 +42,7 @@ def message_lines(check: Check) -> list[str]:
         return []
     lines = [line[:300] for line in text.split("\n")]
     if len(lines) > MESSAGE_LINES:
-        lines = lines[:MESSAGE_LINES] + [f"\u2026 {len(lines) - MESSAGE_LINES} more lines"]
+        lines = lines[:MESSAGE_LINES] + [f"\u2026 {count(len(lines) - MESSAGE_LINES, 'more line')}"]
     return lines
 
 

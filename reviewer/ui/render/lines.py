@@ -18,6 +18,7 @@ from textual.content import Content
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import TAB_STOP, clean, clean_and_cap
+from reviewer.model.wording import count
 from reviewer.ui.render.language import language_for
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def tail_note(cut_lines: int) -> list[Content]:
     """A last line saying how many lines were left out."""
     if not cut_lines:
         return []
-    return [Content.styled(f"\u2026 {cut_lines:,} more lines not shown", CUT_STYLE)]
+    return [Content.styled(f"\u2026 {count(cut_lines, 'more line')} not shown", CUT_STYLE)]
 
 
 def finish(lines: list[Content] | LazyLines, cleaned_hidden: bool, controls: bool, capped_lines: int,
