@@ -73,24 +73,20 @@ def resolve_scope(command: str, args: argparse.Namespace):
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """reviewer stats."""
-    from reviewer.analysis.facts import collect
-    from reviewer.analysis.rescored import rescored
-    from reviewer.analysis.stats import compute_stats, render_stats, stats_json
-    from reviewer.rescore.tally import render_tally, tally_json
+    from reviewer.analysis.rescored import stats_with_rescores
+    from reviewer.analysis.stats import stats_json
+    from reviewer.rescore.tally import tally_json
 
     scope = resolve_scope("stats", args)
     store = open_store(args.path)
-    rescores = rescored(store)
-    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
-    repaired, unread = rescores.tally, list(rescores.errors)
+    stats, rescores, text = stats_with_rescores(store, scope, terminal_width())
     warn("stats", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
-    warn("stats", [*stats.errors, *unread])
+    warn("stats", [*stats.errors, *rescores.errors])
     if args.json:
-        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(repaired)}, ensure_ascii=True, indent=2))
+        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(rescores.tally)}, ensure_ascii=True,
+                         indent=2))
     else:
-        sys.stdout.write(render_stats(stats, terminal_width()))
-        if repaired:
-            sys.stdout.write("\n" + render_tally(repaired))
+        sys.stdout.write(text)
     return 0
 
 
