@@ -89,9 +89,9 @@ def walk_parts(session: "ReviewSession") -> list[Part]:
 
 
 def status_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
-    """The whole status line."""
-    parts = [(f"labelling as {session.identity.describe()}", "muted"), SEPARATOR]
-    parts += position_parts(session, counts) + walk_parts(session)
+    """The whole status line, what matters most first (a narrow terminal cuts its end): where the
+    reviewer is and how much is labelled, the walk, warnings, then who is labelling and git."""
+    parts = position_parts(session, counts) + walk_parts(session)
     listing = session.folder.listing
     if session.folder.scanned and listing.hides(session.selection.run_key):
         parts += [SEPARATOR, (f"this run is not listed ({listing.describe() or 'folded'}: F, / change it)", "warning")]
@@ -100,4 +100,5 @@ def status_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
         parts += [SEPARATOR, (f"\u26a0 {count(pending, 'decision')} not saved yet", "bold error")]
     if session.folder.load_errors:
         parts += [SEPARATOR, (f"\u26a0 {len(session.folder.load_errors)} not loaded (E)", "bold warning")]
+    parts += [SEPARATOR, (f"labelling as {session.identity.describe()}", "muted")]
     return parts + session.git.status()
