@@ -160,7 +160,7 @@ async def test_refusals_say_why_and_run_nothing(tmp_path: Path, basic: Path, mon
         await press(app, pilot, "escape", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         help_text = str(app.screen.query_one("#help-text", Static).content)
-        assert "Re-score" in help_text and "cancel-rescore" in help_text
+        assert "Re-score with the proposed repair" in help_text and "Cancel the re-score running" in help_text
 
     folder = corpus(tmp_path)
     empty = tmp_path / "empty-bin"
