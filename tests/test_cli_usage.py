@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -34,18 +31,21 @@ def test_a_folder_named_like_a_mistyped_command_still_opens(tmp_path: Path, monk
     assert unknown_command("./missing") is None and unknown_command("a/b") is None  # a path: "not a folder" says it
 
 
-def help_of(*argv: str, columns: int) -> str:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    done = subprocess.run([sys.executable, "-m", "reviewer.cli", *argv, "--help"], capture_output=True, text=True,
-                          env=env, timeout=120, check=True)
-    return done.stdout
+def help_of(argv: list[str], columns: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    """``reviewer ARGV --help`` on a terminal ``columns`` wide."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
 
 
 @pytest.mark.parametrize("columns", [60, 80, 200])
-def test_every_help_fits_the_terminal_at_most_100_columns(columns: int) -> None:
+def test_every_help_fits_the_terminal_at_most_100_columns(columns: int, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     limit = min(columns, HELP_WIDTH)
     for command in ["", *sorted({*COMMANDS, *PLUGIN_NAMES})]:
-        text = help_of(*([command] if command else []), columns=columns)
+        text = help_of([command] if command else [], columns, capsys, monkeypatch)
         usage, _, rest = text.partition("\n\n")
         # argparse never breaks a group of options in the usage: only very narrow terminals see one run over
         lines = rest.splitlines() + (usage.splitlines() if columns >= 80 else [])
