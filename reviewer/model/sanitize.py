@@ -17,6 +17,7 @@ one line), the reviewer sees which it was.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -130,11 +131,16 @@ def clean(text: str, keep_sgr: bool = False, at_start: bool = True, tab_size: in
 
 def cells(text: str) -> int:
     """The terminal cells a line of sanitised text takes (wide East Asian characters take two,
-    combining marks none)."""
+    combining marks none; every character below U+0300 one)."""
     if text.isascii():
         return len(text)
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
+    return len(text) + sum(cell_delta(ch) for ch in text if ch > "\u02ff")
+
+
+@functools.lru_cache(maxsize=4096)
+def cell_delta(ch: str) -> int:
+    """Cells a character takes beyond one: 1 when wide, -1 for a combining mark, else 0."""
+    return -1 if unicodedata.combining(ch) else 1 if unicodedata.east_asian_width(ch) in "WF" else 0
 
 
 def expand_tabs(text: str, tab_size: int = TAB_STOP, mark: bool = False, sgr: bool = False) -> str:
@@ -156,13 +162,16 @@ def expand_line(line: str, tab_size: int, mark: bool, sgr: bool) -> str:
     indent = line[: len(line) - len(body)].expandtabs(tab_size)
     out = [indent]
     column = len(indent)
-    for number, part in enumerate(body.split("\t")):
+    parts = body.split("\t")
+    last = len(parts) - 1
+    for number, part in enumerate(parts):
         if number:
             pad = tab_size - column % tab_size
             out.append(TAB_MARK + " " * (pad - 1) if mark else " " * pad)
             column += pad
         out.append(part)
-        column += cells(SGR.sub("", part) if sgr and "\x1b" in part else part)
+        if number < last:  # the width after the last tab decides no stop
+            column += cells(SGR.sub("", part) if sgr and "\x1b" in part else part)
     return "".join(out)
 
 
