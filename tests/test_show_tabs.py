@@ -43,3 +43,12 @@ def test_show_expands_tabs_on_a_terminal_and_keeps_them_in_a_pipe(tmp_path: Path
     assert "\t" not in shown
     assert "\n    panic: roman.ToRoman: 0 is outside 1..3999" in shown  # to the stop the panes use
     assert shown.count("\n") == piped.count("\n")  # nothing else differs in shape
+
+
+def test_json_output_keeps_a_tab_for_json_to_escape() -> None:
+    import json
+
+    from reviewer.analysis.report import json_text
+
+    assert json_text("a\tb\x1b]0;x\x07") == "a\tb\u241b]0;x\u2407"  # escapes made visible, the tab kept
+    assert json.dumps(json_text("\t")) == '"\\t"'  # a demand for a tab stays one in --json

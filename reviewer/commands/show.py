@@ -14,7 +14,7 @@ from typing import Any
 
 from reviewer.analysis.across import Across, across
 from reviewer.analysis.evidence import Evidence, evidence_for
-from reviewer.analysis.report import evidence_json, render_evidence
+from reviewer.analysis.report import evidence_json, json_text, render_evidence
 from reviewer.analysis.scan import Cancel, Cancelled
 from reviewer.model.check import check_id
 from reviewer.model.sanitize import TAB_STOP, cap_text, plain, strip_sgr
@@ -144,18 +144,18 @@ def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[s
     run, failure = view.run, view.failure
     assert run is not None and failure is not None
     checks = [
-        {"id": plain(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
+        {"id": json_text(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
         for gc in view.graders for c in gc.checks
     ]
     ev, problem = bounded_evidence(session, failure.id, with_across=True)
     others = view.marks.others
     hidden = bool(others.hidden or others.final_hidden)
     return {
-        "failure": plain(failure.id), "run": plain(run.key), "task": plain(run.task), "model": plain(run.model),
-        "brief": plain(run.brief_ref), "checks": checks,
+        "failure": json_text(failure.id), "run": json_text(run.key), "task": json_text(run.task), "model": json_text(run.model),
+        "brief": json_text(run.brief_ref), "checks": checks,
         "label": None if view.marks.label is None else {"verdict": view.marks.label.verdict.value, "stale": view.marks.stale},
         "others_hidden": hidden,
-        "others": [{"reviewer": plain(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
+        "others": [{"reviewer": json_text(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
         "evidence": evidence_json(ev) if ev is not None else None,
         "evidence_error": problem,
     }
