@@ -12,6 +12,7 @@ from reviewer.commands.common import (
     EXIT_CODES,
     FAILURE_HELP,
     REVIEWER_HELP,
+    HelpFormatter,
     command_parser,
     failure_arg,
     folder_arg,
@@ -30,7 +31,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Triage failures of code-generating models: specification or capability.",
         epilog="Run `reviewer [PATH]` to open the app, or `reviewer COMMAND --help`.\n\n"
         + EXIT_CODES.format(one="the command failed (see its --help)"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"reviewer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -138,12 +139,12 @@ def app_parser(with_commands: bool = False) -> argparse.ArgumentParser:
         epilog += f"commands (reviewer COMMAND --help for each):\n{command_lines()}\n\n"
     parser = argparse.ArgumentParser(
         prog="reviewer",
-        usage="reviewer [-h] [--version] [PATH] [--failure ID] [--reviewer NAME]\n"
+        usage="reviewer [PATH] [--failure ID] [--reviewer NAME]\n"
               "       reviewer COMMAND [PATH] [options]",
         description="Triage failures of code-generating models: specification or capability. "
         "Without a COMMAND, open the review app on a sessions folder.",
         epilog=epilog + EXIT_CODES.format(one="the app could not start, or the command failed (see its --help)"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"reviewer {__version__}")
     folder_arg(parser)
@@ -176,6 +177,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     import json
 
     from reviewer.commands.show import show_across, show_failure, show_json
+    from reviewer.model.sanitize import TAB_STOP
     from reviewer.store.config import load_settings
     from reviewer.store.labeller import UnknownFailure
 
@@ -189,8 +191,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(json.dumps(show_json(labeller, fid, blind), indent=1, ensure_ascii=True))
         elif args.across:
             print(show_across(labeller, fid), end="")
-        else:
-            print(show_failure(labeller, fid, blind), end="")
+        else:  # tabs expanded as the app's panes show them on a terminal, kept in a pipe or a file
+            print(show_failure(labeller, fid, blind, TAB_STOP if sys.stdout.isatty() else 0), end="")
     except UnknownFailure as exc:
         print(f"reviewer show: {exc}", file=sys.stderr)
         return 1
@@ -212,9 +214,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     labeller = open_labeller(args.path, "(export)")
     if args.final:
         from reviewer.commands.export import collect_final
+        from reviewer.model.wording import count
 
         records, errors, left_out = collect_final(labeller)
-        print(f"reviewer export: {left_out} failure(s) left out: reviewers disagree, not adjudicated", file=sys.stderr)
+        print(f"reviewer export: {count(left_out, 'failure')} left out: reviewers disagree, not adjudicated", file=sys.stderr)
     else:
         records, errors = collect(labeller, args.reviewer, args.include_deferred)
     for e in errors:
@@ -256,6 +259,24 @@ def run_app(argv: Sequence[str]) -> int:
     return launch(folder, failure=failure, reviewer=args.reviewer)
 
 
+def command_names() -> list[str]:
+    """Every command's name (built in and in the command modules), without importing a module."""
+    return list(dict.fromkeys([*COMMANDS, *PLUGIN_NAMES]))
+
+
+def unknown_command(word: str) -> str | None:
+    """What to say when the first argument is neither a command nor an existing path but reads like a
+    mistyped command (``faliures``: did you mean failures?); None when it may be a folder to open."""
+    import difflib
+
+    if word.startswith("-") or Path(word).exists() or any(sep in word for sep in ("/", "\\", ".")):
+        return None
+    close = difflib.get_close_matches(word, command_names(), n=3, cutoff=0.6)
+    if close:
+        return f"reviewer: unknown command {word!r}, did you mean {' or '.join(close)}?"
+    return f"reviewer: {word!r} is not a command and there is no folder of that name (reviewer --help lists the commands)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``reviewer`` console script.
 
@@ -271,6 +292,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if argv and argv[0] in ("-h", "--help"):
             app_parser(with_commands=True).parse_args(["--help"])  # prints the help, exits 0
+        mistyped = unknown_command(argv[0]) if argv and argv[0] not in COMMANDS and argv[0] not in PLUGIN_NAMES else None
+        if mistyped is not None:
+            from reviewer.model.sanitize import plain_line
+
+            print(plain_line(mistyped), file=sys.stderr)
+            return 2
         if argv and (argv[0] in COMMANDS or argv[0] in PLUGIN_NAMES or argv[0] == "--version"):
             args = build_parser(argv[0]).parse_args(argv)
             if args.command is None:

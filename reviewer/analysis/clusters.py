@@ -23,6 +23,7 @@ from reviewer.analysis.stats.facts import Facts, FailureFact
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count, plural
 from reviewer.store.labeller import Labeller, UnknownFailure
 
 PYTEST_E = re.compile(r"^E\s+(?P<v>\S.*)$")
@@ -108,9 +109,9 @@ class Cluster:
 
     def summary(self) -> str:
         """``fails for 6 of 7 models`` (with the failure count when it differs)."""
-        text = f"fails for {len(self.models)} of {self.models_total} models"
+        text = f"fails for {len(self.models)} of {count(self.models_total, 'model')}"
         if self.size != len(self.models):
-            text += f" ({self.size} failures)"
+            text += f" ({count(self.size, 'failure')})"
         return text
 
 
@@ -171,8 +172,8 @@ class ClusterPlan:
         """The confirmation question, saying how many failures change."""
         n = len(self.to_change)
         if not n:
-            return f"All {self.unchanged} failures are already labelled {self.verdict.value}; nothing changes."
-        parts = [f"Label {n} failure{'s' if n != 1 else ''} {self.verdict.value}?"]
+            return f"{'The' if self.unchanged == 1 else 'All'} {count(self.unchanged, 'failure')} {plural('is', self.unchanged)} already labelled {self.verdict.value}; nothing changes."
+        parts = [f"Label {count(n, 'failure')} {self.verdict.value}?"]
         detail = []
         if self.new:
             detail.append(f"{self.new} unlabelled")

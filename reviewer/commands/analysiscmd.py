@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count, plural
 
 
 def folder_args(p: argparse.ArgumentParser) -> None:
@@ -72,24 +73,20 @@ def resolve_scope(command: str, args: argparse.Namespace):
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """reviewer stats."""
-    from reviewer.analysis.stats.facts import collect
-    from reviewer.analysis.stats.rescored import rescored
-    from reviewer.analysis.stats.summary import compute_stats, render_stats, stats_json
-    from reviewer.rescore.tally import render_tally, tally_json
+    from reviewer.analysis.stats.rescored import stats_with_rescores
+    from reviewer.analysis.stats.summary import stats_json
+    from reviewer.rescore.tally import tally_json
 
     scope = resolve_scope("stats", args)
     store = open_store(args.path)
-    rescores = rescored(store)
-    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
-    repaired, unread = rescores.tally, list(rescores.errors)
-    warn("stats", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
-    warn("stats", [*stats.errors, *unread])
+    stats, rescores, text = stats_with_rescores(store, scope, terminal_width())
+    warn("stats", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
+    warn("stats", [*stats.errors, *rescores.errors])
     if args.json:
-        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(repaired)}, ensure_ascii=True, indent=2))
+        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(rescores.tally)}, ensure_ascii=True,
+                         indent=2))
     else:
-        sys.stdout.write(render_stats(stats, terminal_width()))
-        if repaired:
-            sys.stdout.write("\n" + render_tally(repaired))
+        sys.stdout.write(text)
     return 0
 
 
@@ -114,7 +111,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     warn("score", facts.errors)
     score = score_predictions(predictions, facts)
     if score.unknown:
-        warn("score", [f"{score.unknown} prediction(s) name no failure in {store.root}"])
+        warn("score", [f"{count(score.unknown, 'prediction')} {plural('names', score.unknown, 'name')} no failure in {store.root}"])
     if args.json:
         print(json.dumps(score_json(score), ensure_ascii=True, indent=2))
     else:

@@ -4,7 +4,10 @@ finding a failure from a unique prefix."""
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +21,37 @@ EXIT_CODES = """exit status:
   0  success
   1  {one}
   2  bad usage, or PATH is not a folder"""
+
+
+HELP_WIDTH = 100
+"""``--help`` lines are at most this long, or the terminal's width when it is narrower."""
+ROW = re.compile(r"^(\s*\S+(?: \S+)?\s{2,})\S")
+"""A row of a two-column list (``  stats       per task ...``, ``  1  the command failed``): its
+continuation lines start under the second column."""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the line breaks of descriptions and epilogs (the exit-code and command lists), but wraps
+    each line to the terminal, at most :data:`HELP_WIDTH` columns, a list row's continuation under
+    its second column."""
+
+    def __init__(self, prog: str) -> None:
+        columns = shutil.get_terminal_size((HELP_WIDTH, 24)).columns
+        super().__init__(prog, width=max(40, min(HELP_WIDTH, columns) - 2), max_help_position=30)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Each line wrapped on its own (a blank line stays a paragraph break)."""
+        return "\n".join(wrap_line(line, width, indent) for line in text.splitlines())
+
+
+def wrap_line(line: str, width: int, indent: str = "") -> str:
+    """One line of a description or epilog wrapped to ``width`` (see :class:`HelpFormatter`)."""
+    if len(indent + line) <= width:
+        return indent + line
+    row = ROW.match(line)
+    hang = len(row.group(1)) if row and len(row.group(1)) <= width // 2 else len(line) - len(line.lstrip())
+    return textwrap.fill(line.strip(), width, initial_indent=indent + line[: len(line) - len(line.lstrip())],
+                         subsequent_indent=indent + " " * hang, break_on_hyphens=False)
 
 
 def folder_arg(p: argparse.ArgumentParser) -> None:
@@ -37,7 +71,7 @@ def command_parser(sub: argparse._SubParsersAction, name: str, help_text: str, o
         help=help_text.replace("%", "%%"),
         description=help_text,
         epilog=EXIT_CODES.format(one=one),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
 
 

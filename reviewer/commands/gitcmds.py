@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count, plural
 
 if TYPE_CHECKING:
     from reviewer.store.agreement import Disagreement, PairAgreement
@@ -71,7 +72,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
         return 1
     if result.outside_git:
         folder = Path(result.outside_git[0]).parents[2]
-        say(f"reviewer commit: {len(result.outside_git)} label file(s) of {reviewer} are kept in {folder} "
+        say(f"reviewer commit: {count(len(result.outside_git), 'label file')} of {reviewer} {plural('is', len(result.outside_git))} kept in {folder} "
             "(the sessions folder is read-only): they are not in git and are not committed", err=True)
     if result.committed:
         say(f"committed {result.sha[:7]}: {result.message}")

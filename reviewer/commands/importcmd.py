@@ -13,6 +13,7 @@ from typing import Any
 
 from reviewer.importers import FOLDER_FORMATS, FORMATS
 from reviewer.model.rerun import workspace_path_problem
+from reviewer.model.wording import count
 
 ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 DESCRIPTION = """\
@@ -189,7 +190,7 @@ class ProgressBar:
         width = 30
         filled = width * done // max(total, 1)
         rate = done / max(now - self.started, 1e-6)
-        self.stream.write(f"\r\x1b[2Kimporting [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} runs, {rate:,.0f}/s")
+        self.stream.write(f"\r\x1b[2Kimporting [{'#' * filled}{'.' * (width - filled)}] {done:,}/{count(total, 'run')}, {rate:,.0f}/s")
         self.stream.flush()
 
     def close(self) -> None:
@@ -240,7 +241,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     kept = f", {len(result.carried)} kept from other sources" if result.carried else ""
     print(
         one_line(
-            f"imported {len(result.runs)} run(s) into {result.path} ({len(result.updated)} updated in place{kept})"
+            f"imported {count(len(result.runs), 'run')} into {result.path} ({len(result.updated)} updated in place{kept})"
         )
     )
     return 0

@@ -8,6 +8,7 @@ from typing import Sequence, TextIO
 
 from reviewer.model import Run
 from reviewer.model.sanitize import plain_line
+from reviewer.model.wording import count
 from reviewer.store.protocol import Store
 from reviewer.store.validate import validate
 
@@ -49,7 +50,7 @@ def list_runs(store: Store, as_json: bool, out: TextIO | None = None, err: TextI
     print("  ".join(c.upper().ljust(widths[c]) for c in cols).rstrip(), file=out)
     for r in rows:
         print("  ".join(safe_cell(r[c]).ljust(widths[c]) for c in cols).rstrip(), file=out)
-    print(f"{len(rows)} runs, {len(corpus.errors)} not loaded", file=out)
+    print(f"{count(len(rows), 'run')}, {len(corpus.errors)} not loaded", file=out)
     return 0
 
 
@@ -69,9 +70,9 @@ def check_folder(store: Store, out: TextIO | None = None, settings_problems: Seq
         print(safe_cell(warning), file=out)
     runs = len(store.corpus.runs)
     if problems or settings_problems:
-        said = [f"{len(problems)} problem(s) in {store.root.name or store.root}"] if problems else []
-        said += [f"{len(settings_problems)} settings problem(s)"] if settings_problems else []
-        print(f"{'; '.join(said)}; {runs} runs loaded", file=out)
+        said = [f"{count(len(problems), 'problem')} in {store.root.name or store.root}"] if problems else []
+        said += [count(len(settings_problems), "settings problem")] if settings_problems else []
+        print(f"{'; '.join(said)}; {count(runs, 'run')} loaded", file=out)
         return 1
-    print(f"ok: {runs} runs in {len(store.corpus.sessions)} sessions, no problems", file=out)
+    print(f"ok: {count(runs, 'run')} in {count(len(store.corpus.sessions), 'session')}, no problems", file=out)
     return 0

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from reviewer.commands.analysiscmd import open_store, resolve_scope, scope_args, warn
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count
 
 
 def generated_at() -> str:
@@ -69,7 +70,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     store = open_store(args.path)
     rescores = rescored(store)
     data = build_report(store, scope, predictions, rescores)
-    warn("report", [f"{len(store.errors)} file(s) did not load (see `reviewer check`)"] if store.errors else [])
+    warn("report", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
     warn("report", [*data.stats.errors, *rescores.errors])
     page = render(data, generated_at(), command_line(args)).encode("utf-8")
     out: Path = args.output
@@ -78,7 +79,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(plain(f"reviewer report: {out}: not written: {exc.strerror or exc}"), file=sys.stderr)
         return 1
-    print(plain(f"{out}: {len(page) // 1024} KB, {data.stats.total.failures} failures, "
+    print(plain(f"{out}: {len(page) // 1024} KB, {count(data.stats.total.failures, 'failure')}, "
                 f"{data.stats.total.labelled} labelled ({data.scope.describe()})"))
     return 0
 

@@ -18,6 +18,7 @@ from reviewer.analysis.stats.report_data import ReportData
 from reviewer.analysis.stats.summary import Group
 from reviewer.commands import report_plots as plots
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count, plural
 
 NOTE_CHARS = 600
 CSS = """
@@ -120,20 +121,20 @@ def pass_rate_section(data: ReportData, pal: plots.Palette) -> str:
     parts = [
         "<section id=pass-rates><h2>Pass rates, as graded and corrected</h2>",
         (f"<p>Of <b>{o.checks}</b> checks that ran, <b>{percent1(o.graded.value)}</b> passed as graded "
-         f"({o.passed}); counting the {o.specification} failures labelled specification as passes, "
+         f"({o.passed}); counting the {count(o.specification, 'failure')} labelled specification as passes, "
          f"<b>{percent1(o.corrected.value)}</b> ({o.corrected.hits}).</p>"),
     ]
     if o.rescored is not None:
-        parts.append(f"<p>Counting as well the {o.rescored.hits - o.corrected.hits} other failures that re-scoring flipped to "
+        parts.append(f"<p>Counting as well the {count(o.rescored.hits - o.corrected.hits, 'other failure')} that re-scoring flipped to "
                      f"pass once only the notation was repaired (<a href=\"#rescores\">Re-scores</a>): <b>{percent1(o.rescored.value)}</b> "
                      f"({o.rescored.hits}).</p>")
     if o.unlabelled:
-        parts.append(f'<p class="warn">{o.unlabelled} failure(s) are still unlabelled: each could still move a '
+        parts.append(f'<p class="warn">{count(o.unlabelled, "failure")} {plural("is", o.unlabelled)} still unlabelled: each could still move a '
                      "corrected figure up by one check. These figures are not final.</p>")
     parts.append("<h3>Per model</h3>")
     parts.append(pair(plots.rate_plot(pr.models, pal, "model"), rate_table(pr.models, "models", place_labels(data))))
     moved = [p for p in pr.ranking if p.change]
-    parts.append(f"<p>{len(moved)} model(s) change place once specification failures count as passes.</p>" if moved
+    parts.append(f"<p>{count(len(moved), 'model')} {plural('changes', len(moved), 'change')} place once specification failures count as passes.</p>" if moved
                  else "<p>No model changes place once specification failures count as passes.</p>")
     parts.append("<h3>Per task</h3>")
     parts.append(pair(plots.rate_plot(pr.tasks, pal, "task"), rate_table(pr.tasks, "tasks")))
@@ -192,7 +193,7 @@ def agreement_section(data: ReportData) -> str:
         return head + (f'<p class="note">Hidden: {why}, so no other reviewer\'s verdicts are shown. '
                        "<code>reviewer report --final</code> includes agreement, kappa and the disagreements.</p></section>")
     if not ag.pairs:
-        return head + f"<p>{len(ag.reviewers)} reviewer(s): agreement needs two who labelled the same failures.</p></section>"
+        return head + f"<p>{count(len(ag.reviewers), 'reviewer')}: agreement needs two who labelled the same failures.</p></section>"
     rows = []
     for pk in ag.pairs:
         p = pk.pair
@@ -259,7 +260,7 @@ def rescore_section(data: ReportData) -> str:
     o = pr.overall if pr else None
     added = o.rescored.hits - o.corrected.hits if o and o.rescored else 0
     head = (f"<section id=rescores><h2>Re-scores: only the notation repaired</h2><p><b data-group=rescores data-field=flipped "
-            f'data-value="{rs.flipped}">{rs.flipped}</b> failing check(s) passed once the recorded program was re-graded in the '
+            f'data-value="{rs.flipped}">{rs.flipped}</b> failing {plural("check", rs.flipped)} passed once the recorded program was re-graded in the '
             "sandbox with only the notation repaired (failing as recorded and in the control run, passing with the repairs). "
             f"{added} of them were not labelled specification: the re-scored column of the pass rates counts them as passes too. "
             "A re-score is evidence, not a label: <code>reviewer rescore</code> records it, a reviewer decides.</p>")
@@ -309,12 +310,12 @@ def render(data: ReportData, generated: str, command: str) -> str:
     toc.append(("specification", "Specification failures"))
     problems = []
     if data.load_errors:
-        problems.append(f"{data.load_errors} file(s) of the folder did not load: <code>reviewer check</code> lists them.")
+        problems.append(f"{count(data.load_errors, 'file')} of the folder did not load: <code>reviewer check</code> lists them.")
     problems += [f"not read: {esc(e)}" for e in st.errors]
     if st.left_out:
-        problems.append(f"{st.left_out} failure(s) left out: reviewers disagree and nobody adjudicated.")
+        problems.append(f"{count(st.left_out, 'failure')} left out: reviewers disagree and nobody adjudicated.")
     if st.stale:
-        problems.append(f"{st.stale} label(s) are stale (the evidence changed since) and count as unlabelled.")
+        problems.append(f"{count(st.stale, 'label')} {plural('is', st.stale)} stale (the evidence changed since) and {plural('counts', st.stale, 'count')} as unlabelled.")
     css = CSS.replace("SPEC", pal.specification).replace("CAP", pal.capability)
     return "".join([
         "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>",
@@ -322,7 +323,7 @@ def render(data: ReportData, generated: str, command: str) -> str:
         "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
         f"<title>Review report: {esc(data.folder)}</title><style>{css}</style></head><body>",
         f"<header><h1>Review report: {esc(data.folder)}</h1>",
-        (f"<p class=muted>{data.runs} runs · {t.failures} failures · {t.labelled} labelled · generated {esc(generated)} "
+        (f"<p class=muted>{count(data.runs, 'run')} · {count(t.failures, 'failure')} · {t.labelled} labelled · generated {esc(generated)} "
          f"by reviewer {esc(__version__)}: <code>{esc(command)}</code></p>"),
         f'<p class="{"note" if st.scope.reviewer else "muted"}">{esc(st.scope.describe())}.</p>',
         "".join(f'<p class="warn">{p}</p>' for p in problems),

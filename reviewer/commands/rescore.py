@@ -34,6 +34,7 @@ from reviewer.model.repair import (
     usage,
 )
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count
 from reviewer.rescore.engine import Options, Rescore, observe_grader, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
 from reviewer.store.protocol import Store
@@ -217,7 +218,7 @@ def as_line(r: Rescore, record: str) -> str:
 class Bar:
     """A one-line progress bar on stderr, when stderr is a terminal."""
 
-    def __init__(self, total: int, stream: Any = None, what: str = "gradings re-scored") -> None:
+    def __init__(self, total: int, stream: Any = None, what: str = "re-scored") -> None:
         self.total, self.done, self.what = total, 0, what
         self.stream = stream or sys.stderr
         self.on = total > 0 and self.stream.isatty()
@@ -228,7 +229,7 @@ class Bar:
         if self.on:
             width = 30
             filled = int(width * self.done / self.total)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.what}")
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{count(self.total, 'grading')} {self.what}")
             self.stream.flush()
 
     def close(self) -> None:
@@ -243,7 +244,7 @@ def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, worker
     """Run the jobs in parallel (re-scores, or with ``observe`` observations); ``emit(results, job,
     error)`` on the calling thread as each ends."""
     stop = threading.Event()
-    bar = Bar(len(jobs), what="gradings observed" if observe else "gradings re-scored")
+    bar = Bar(len(jobs), what="observed" if observe else "re-scored")
 
     def work(job: Job) -> tuple[Any, ...]:
         if observe:

@@ -14,10 +14,10 @@ from typing import Any
 
 from reviewer.analysis.evidence.across import Across, across, with_across
 from reviewer.analysis.evidence.engine import Evidence
-from reviewer.analysis.evidence.strip import evidence_json, render_evidence
+from reviewer.analysis.evidence.strip import evidence_json, json_text, render_evidence
 from reviewer.analysis.reading.scan import Cancel, Cancelled
 from reviewer.model.check import check_id
-from reviewer.model.sanitize import cap_text, plain, strip_sgr
+from reviewer.model.sanitize import TAB_STOP, cap_text, plain, strip_sgr
 from reviewer.review.reviewers import read_snapshot
 from reviewer.review.selection import Target
 from reviewer.review.session import ReviewSession
@@ -84,8 +84,12 @@ def others_text(view: FailureView) -> str:
     return out
 
 
-def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str:
-    """Render the brief, code, grader, evidence and transcript of a failure as plain text."""
+def show_failure(labeller: Labeller, failure_id: str, blind: bool = True, tab_size: int = TAB_STOP) -> str:
+    """Render the brief, code, grader, evidence and transcript of a failure as plain text.
+
+    ``tab_size``: the tab stops recorded texts are expanded to (as the app's panes show them, for
+    a terminal); 0 keeps their tabs (for a pipe or a file).
+    """
     store = labeller.sessions
     session, view = open_view(labeller, failure_id, blind)
     run, failure = view.run, view.failure
@@ -102,13 +106,13 @@ def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str
         out.append("label none\n")
     out.append(others_text(view))
     brief = view.brief
-    out.append(section("Brief", "(no brief recorded)" if brief is None else brief.error or cap_text(plain(brief.text)).text))
+    out.append(section("Brief", "(no brief recorded)" if brief is None else brief.error or cap_text(plain(brief.text, tab_size)).text))
     attempt = view.code.attempt
     code = []
     for f in attempt.files if attempt else ():
         blob = store.text(f.ref)
         mark = "  ⚠ outside expected folder" if f.outside_expected else ""
-        code.append(f"=== {plain(f.path)}{mark}\n{blob.error or cap_text(plain(blob.text)).text}")
+        code.append(f"=== {plain(f.path)}{mark}\n{blob.error or cap_text(plain(blob.text, tab_size)).text}")
     out.append(section(f"Code  attempt {view.code.position}/{len(view.code.attempts)}", "\n".join(code) or "(no files)"))
     lines = []
     for gc in view.graders:
@@ -116,11 +120,11 @@ def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str
             here = "  ◀" if gc.grader == failure.grader and c.key == failure.check.key else ""
             lines.append(f"{SYMBOL[c.status.value]} {plain(gc.grader)}:{plain(c.key)}{here}")
     lines.append("")
-    lines.append(f"message:\n{cap_text(plain(failure.check.message)).text}")
+    lines.append(f"message:\n{cap_text(plain(failure.check.message, tab_size)).text}")
     grader, output = view.grader, view.output
     if grader is not None and output is not None:
         lines.append(f"\noutput ({plain(grader.command)}, exit {grader.exit_status}):")
-        lines.append(output.error or cap_text(plain(strip_sgr(output.text))).text)
+        lines.append(output.error or cap_text(plain(strip_sgr(output.text), tab_size)).text)
     out.append(section(f"Grader  {plain(failure.grader)}", "\n".join(lines)))
     ev, _, problem = bounded_evidence(session, failure.id)
     out.append(section("Evidence", render_evidence(ev) if ev is not None else problem + "\n"))
@@ -128,7 +132,7 @@ def show_failure(labeller: Labeller, failure_id: str, blind: bool = True) -> str
     for t in view.turns:
         tag = f"{t.role}{' (nudge)' if t.nudge else ''}"
         att = f" [attempt {t.attempt}]" if t.attempt is not None else ""
-        turns.append(f"{tag}{att}: {cap_text(plain(t.text), 200, 2000).text}")
+        turns.append(f"{tag}{att}: {cap_text(plain(t.text, tab_size), 200, 2000).text}")
         for call in t.tool_calls:
             turns.append(f"    tool {plain(call.name)}({cap_text(plain(call.arguments), 20, 400).text})")
     out.append(section("Transcript", view.transcript_error or "\n".join(turns) or "(no transcript)"))
@@ -141,18 +145,18 @@ def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[s
     run, failure = view.run, view.failure
     assert run is not None and failure is not None
     checks = [
-        {"id": plain(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
+        {"id": json_text(check_id(gc.grader, c.key)), "status": c.status.value, "current": gc.grader == failure.grader and c.key == failure.check.key}
         for gc in view.graders for c in gc.checks
     ]
     ev, found, problem = bounded_evidence(session, failure.id, across_too=True)
     others = view.marks.others
     hidden = bool(others.hidden or others.final_hidden)
     return {
-        "failure": plain(failure.id), "run": plain(run.key), "task": plain(run.task), "model": plain(run.model),
-        "brief": plain(run.brief_ref), "checks": checks,
+        "failure": json_text(failure.id), "run": json_text(run.key), "task": json_text(run.task), "model": json_text(run.model),
+        "brief": json_text(run.brief_ref), "checks": checks,
         "label": None if view.marks.label is None else {"verdict": view.marks.label.verdict.value, "stale": view.marks.stale},
         "others_hidden": hidden,
-        "others": [{"reviewer": plain(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
+        "others": [{"reviewer": json_text(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
         "evidence": evidence_json(ev, found) if ev is not None else None,
         "evidence_error": problem,
     }

@@ -8,6 +8,7 @@ import sys
 from typing import Any, Callable, TextIO
 
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count
 from reviewer.store.config import load_settings
 from reviewer.store.themes import BUILT_IN, ThemeLoad, choose_theme, load_themes
 
@@ -54,7 +55,8 @@ def list_themes(as_json: bool, out: TextIO | None = None, err: TextIO | None = N
         mark = "*" if r["current"] else " "
         print(f"{mark} {r['name'].ljust(width)}  {'dark ' if r['dark'] else 'light'}  {origin}", file=out)
     skipped = sum(1 for p in load.problems if p.skipped)
-    print(f"{len(rows)} themes (* in use){f', {skipped} file(s) skipped (reasons on stderr)' if skipped else ''}", file=out)
+    left_out = f", {count(skipped, 'file')} skipped (reasons on stderr)" if skipped else ""
+    print(f"{count(len(rows), 'theme')} (* in use){left_out}", file=out)
     return 0
 
 

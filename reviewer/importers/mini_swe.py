@@ -41,6 +41,7 @@ from reviewer.importers.spec import (
     ToolCallSpec,
     TurnSpec,
 )
+from reviewer.model.wording import count
 
 COMMAND = re.compile(r"```(?:mswea_bash_command|bash|sh)[ \t]*\n(.*?)\n?```", re.DOTALL)
 SUBMIT = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
@@ -183,5 +184,5 @@ def import_mini_swe(paths: list[Path], name: str | None, model: str | None = Non
     if not session.name and paths:
         session.name = safe_id(f"mini-swe-agent-{safe_id(stem_of(paths[0]))}", "mini-swe-agent")
     session.jobs.append(Job(mini_unit, model, [str(p) for p in paths]))
-    session.notes = f"Imported from {len(paths)} mini-swe-agent trajectory file(s); trajectories hold no test results."
+    session.notes = f"Imported from {count(len(paths), 'mini-swe-agent trajectory file')}; trajectories hold no test results."
     return session

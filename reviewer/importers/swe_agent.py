@@ -36,6 +36,7 @@ from reviewer.importers.spec import (
     TurnSpec,
 )
 from reviewer.importers.swebench import SweBench
+from reviewer.model.wording import count
 
 SHOWN_STEP = frozenset({"thought", "action", "observation", "response"})
 SHOWN_MESSAGE = frozenset({"role", "content", "action", "thought", "is_demo", "agent", "message_type"})
@@ -281,7 +282,7 @@ def import_swe_agent(paths: list[Path], name: str | None, swebench_dir: Path | N
     context = (str(swebench_dir) if swebench_dir is not None else None, model)
     session.jobs.append(Job(traj_unit, context, [str(p) for p in paths]))
     files = ", ".join(session.sources[:5]) + (" ..." if len(session.sources) > 5 else "")
-    session.notes = f"Imported from {len(paths)} SWE-agent trajectory file(s): {files}." + (
+    session.notes = f"Imported from {count(len(paths), 'SWE-agent trajectory file')}: {files}." + (
         f" Evaluation: SWE-bench results in {swebench_dir.name}." if swebench_dir is not None else " No test evaluation given."
     )
     return session

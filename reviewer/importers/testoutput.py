@@ -20,6 +20,7 @@ from pathlib import Path
 from reviewer.importers.ids import safe_id
 from reviewer.importers.sources import read_code_folder, read_source, read_text_source
 from reviewer.importers.spec import AttemptSpec, GraderSpec, ImportedSession, NotFormat, RunSpec, TurnSpec
+from reviewer.model.wording import count
 from reviewer.parsers import go_test, junit, parse_output, pytest_text
 
 NO_BRIEF = "_No brief was recorded for this run: `reviewer import` was run without `--brief FILE`._\n"
@@ -104,7 +105,8 @@ def import_test_output(
     task_name = task or folder.resolve().name or "task"
     model_name = model or "unknown"
     turns = [TurnSpec("user", brief_text)] if brief_text.strip() else []
-    turns.append(TurnSpec("harness", f"{len(code.files)} file(s) found in {folder.name or folder}; graded by {grader_output.name}", attempt=1))
+    turns.append(TurnSpec("harness", f"{count(len(code.files), 'file')} found in {folder.name or folder}; graded by {grader_output.name}",
+                          attempt=1))
     metadata = {
         "code_folder": folder.resolve().name,
         "grader_output_file": grader_output.name,

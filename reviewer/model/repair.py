@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 
 from reviewer.model.records import record
+from reviewer.model.wording import count
 
 
 class RepairKind(str, enum.Enum):
@@ -107,7 +108,7 @@ def check_repair(repair: Repair) -> Repair:
     kind, args = repair.kind, repair.args
     want = ARITY[kind]
     if len(args) != want:
-        raise BadRepair(f"{kind.value} takes {want} argument(s) ({usage(kind)}), got {len(args)}")
+        raise BadRepair(f"{kind.value} takes {count(want, 'argument')} ({usage(kind)}), got {len(args)}")
     if kind is RepairKind.RENAME_KEY:
         for name in args:
             if not name or any(ch.isspace() or ch in "=\"'" for ch in name):

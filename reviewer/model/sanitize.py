@@ -5,13 +5,28 @@ characters become visible symbols (``␛``, ``␇``, ``⟨9B⟩``), NUL is dropp
 invisible characters become visible tags (``⟨RLO⟩``, ``⟨ZWSP⟩``) and are reported, so a
 reviewer sees what a compiler sees. Where a pane shows terminal output, SGR colour sequences
 may be kept (``keep_sgr``) for the UI to turn into styles; nothing else survives.
+
+A tab is expanded to spaces up to the next tab stop (every :data:`TAB_STOP` columns of its line),
+unless the caller asks to keep tabs (``tab_size=0``, for output that is not drawn on a screen).
+A terminal moves its cursor to the next stop on a tab, while a widget counts the tab as no cell
+at all: a raw tab left the rest of the row where the widget never drew (stale text, a border
+pushed out of the pane). With ``mark_tabs`` a tab after a line's indentation starts with a
+visible ``→``: where a tab and spaces may differ to a checker (a check's message, a name on
+one line), the reviewer sees which it was.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 
 from reviewer.model.records import record
+
+TAB_STOP = 4
+"""Columns between tab stops wherever recorded text is shown."""
+TAB_MARK = "\u2192"
+"""The first cell of a tab shown visibly (the rest of its cells are spaces)."""
 
 BIDI_NAMES = {
     "\u202a": "LRE",
@@ -79,14 +94,19 @@ class Cleaned:
     controls: bool = False
 
 
-def clean(text: str, keep_sgr: bool = False, at_start: bool = True) -> Cleaned:
+def clean(text: str, keep_sgr: bool = False, at_start: bool = True, tab_size: int = TAB_STOP,
+          mark_tabs: bool = False) -> Cleaned:
     """Sanitise recorded text for display.
 
     Args:
         text: anything from a recorded run.
-        keep_sgr: keep ``ESC[...m`` colour sequences (for terminal output panes).
+        keep_sgr: keep ``ESC[...m`` colour sequences (for terminal output panes); they take no
+            column when tabs are expanded.
         at_start: the text is the start of a file, where a byte order mark is dropped
             silently (elsewhere it is an invisible character like any other).
+        tab_size: expand tabs to stops this many columns apart (0: keep them, for output that
+            no screen draws, such as a file or a pipe).
+        mark_tabs: start each tab after a line's indentation with a visible ``→``.
     """
     if at_start and text.startswith("\ufeff"):
         text = text[1:]
@@ -102,26 +122,75 @@ def clean(text: str, keep_sgr: bool = False, at_start: bool = True) -> Cleaned:
         pieces.append(text[last:].translate(TABLE))
         stripped = SGR.sub("", text)
         controls = CONTROL.search(stripped) is not None
-        return Cleaned("".join(pieces), hidden, controls)
+        shown = "".join(pieces)
+        return Cleaned(expand_tabs(shown, tab_size, mark_tabs, sgr=True) if tab_size else shown, hidden, controls)
     controls = CONTROL.search(text) is not None
-    return Cleaned(text.translate(TABLE), hidden, controls)
+    shown = text.translate(TABLE)
+    return Cleaned(expand_tabs(shown, tab_size, mark_tabs) if tab_size else shown, hidden, controls)
 
 
-def plain(text: str) -> str:
-    """Sanitise for plain output (CLI, one-line labels): no escapes, no SGR."""
-    return clean(text).text
+def cells(text: str) -> int:
+    """The terminal cells a line of sanitised text takes (wide East Asian characters take two,
+    combining marks none; every character below U+0300 one)."""
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(cell_delta(ch) for ch in text if ch > "\u02ff")
 
 
-LINE_BREAKS = str.maketrans({"\n": "\u240a", "\t": " "})
+@functools.lru_cache(maxsize=4096)
+def cell_delta(ch: str) -> int:
+    """Cells a character takes beyond one: 1 when wide, -1 for a combining mark, else 0."""
+    return -1 if unicodedata.combining(ch) else 1 if unicodedata.east_asian_width(ch) in "WF" else 0
+
+
+def expand_tabs(text: str, tab_size: int = TAB_STOP, mark: bool = False, sgr: bool = False) -> str:
+    """Every tab replaced by spaces to the next tab stop of its line (counted in cells).
+
+    ``mark``: a tab after the line's indentation shows as ``→`` and spaces. ``sgr``: the text
+    holds SGR sequences, which take no column.
+    """
+    if "\t" not in text:
+        return text
+    if not mark and not sgr and text.isascii():
+        return text.expandtabs(tab_size)
+    return "\n".join(expand_line(line, tab_size, mark, sgr) if "\t" in line else line for line in text.split("\n"))
+
+
+def expand_line(line: str, tab_size: int, mark: bool, sgr: bool) -> str:
+    """:func:`expand_tabs` of one line."""
+    body = line.lstrip(" \t")
+    indent = line[: len(line) - len(body)].expandtabs(tab_size)
+    out = [indent]
+    column = len(indent)
+    parts = body.split("\t")
+    last = len(parts) - 1
+    for number, part in enumerate(parts):
+        if number:
+            pad = tab_size - column % tab_size
+            out.append(TAB_MARK + " " * (pad - 1) if mark else " " * pad)
+            column += pad
+        out.append(part)
+        if number < last:  # the width after the last tab decides no stop
+            column += cells(SGR.sub("", part) if sgr and "\x1b" in part else part)
+    return "".join(out)
+
+
+def plain(text: str, tab_size: int = TAB_STOP) -> str:
+    """Sanitise for plain output (CLI, one-line labels): no escapes, no SGR; tabs expanded unless
+    ``tab_size`` is 0."""
+    return clean(text, tab_size=tab_size).text
+
+
+LINE_BREAKS = str.maketrans({"\n": "\u240a"})
 
 
 def plain_line(text: str) -> str:
-    """:func:`plain` on one line: a newline becomes a visible ``␊`` and a tab a space.
+    """:func:`plain` on one line: a newline becomes a visible ``␊``, a tab a visible ``→`` and spaces.
 
     For output read one line per item (``reviewer check``: one line per problem), where a name
     holding a newline would otherwise start a line of its own that looks like another item.
     """
-    return plain(text).translate(LINE_BREAKS)
+    return clean(text, mark_tabs=True).text.translate(LINE_BREAKS)
 
 
 def strip_sgr(text: str) -> str:
@@ -159,7 +228,7 @@ def cap_lines(lines: list[str], max_lines: int, max_line: int, extra: list[int] 
 
 
 def clean_and_cap(text: str, keep_sgr: bool = False, max_lines: int = 50_000, max_line: int = 4_000,
-                  tab_size: int = 0) -> tuple[Cleaned, Capped]:
+                  tab_size: int = TAB_STOP) -> tuple[Cleaned, Capped]:
     """:func:`clean` then :func:`cap_text` (final newline dropped, tabs expanded when ``tab_size``).
 
     The same result as cleaning the whole text first, but a line far longer than anything shown
@@ -171,9 +240,9 @@ def clean_and_cap(text: str, keep_sgr: bool = False, max_lines: int = 50_000, ma
     lines = text.split("\n")
     keep = max_line * 2 + 64  # cleaning may make a line longer (⟨9B⟩), never shorter but for NUL/CR
     if all(len(line) <= keep for line in lines[:max_lines]):
-        cleaned = clean(text, keep_sgr)
+        cleaned = clean(text, keep_sgr, tab_size=tab_size)
         out = cleaned.text[:-1] if cleaned.text.endswith("\n") else cleaned.text
-        return cleaned, cap_text(out.expandtabs(tab_size) if tab_size else out, max_lines, max_line)
+        return cleaned, cap_text(out, max_lines, max_line)
     rest = lines[max_lines:] if len(lines) > max_lines else []
     del lines[max_lines:]
     raw_cut_lines = count_lines(rest)
@@ -192,7 +261,8 @@ def clean_and_cap(text: str, keep_sgr: bool = False, max_lines: int = 50_000, ma
             dropped = max(0, len(segment) - keep)
             if dropped and part_number == max_lines:  # the unsplit rest past max_lines breaks: lines cut
                 lost_lines += segment.count("\u2028", keep) + segment.count("\u2029", keep)
-            part = clean(segment[:keep] if dropped else segment, keep_sgr, at_start=number == 0 and part_number == 0)
+            part = clean(segment[:keep] if dropped else segment, keep_sgr, at_start=number == 0 and part_number == 0,
+                         tab_size=tab_size)
             hidden, controls = hidden or part.hidden, controls or part.controls
             sub = part.text.split("\n")
             pieces += sub
@@ -204,8 +274,6 @@ def clean_and_cap(text: str, keep_sgr: bool = False, max_lines: int = 50_000, ma
         if not rest and len(pieces) > 1 and pieces[-1] == "":
             pieces.pop()  # the cleaned text ended with a line break: no empty line after it
             extra.pop()
-    if tab_size:
-        pieces = [piece.expandtabs(tab_size) for piece in pieces]
     capped = cap_lines(pieces, max_lines, max_line, extra)
     return Cleaned("\n".join(pieces), hidden, controls), Capped(capped.text, capped.cut_lines + raw_cut_lines + lost_lines,
                                                                  capped.cut_chars)
@@ -226,6 +294,7 @@ def id_lines(failure_id: str) -> str:
 
 
 def one_line(text: str, limit: int = 200) -> str:
-    """Sanitised text squeezed onto one line (for headers, rows and messages that quote data)."""
-    flat = clean(text[: limit * 4 + 16]).text.replace("\n", " \u23ce ").replace("\t", " ")
+    """Sanitised text squeezed onto one line (for headers, rows and messages that quote data); a tab
+    after a line's indentation shows as ``→`` and spaces."""
+    flat = clean(text[: limit * 4 + 16], mark_tabs=True).text.replace("\n", " \u23ce ")
     return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"

@@ -4,6 +4,9 @@ API:
 
 - :data:`FORMATS`: the format names.
 - :func:`detect_format` ``(text) -> str``: sniff the format; ``"fallback"`` when unsure.
+- :func:`readable_output` ``(text, fmt=None) -> str | None``: the output as a person reads it when
+  the recorded one is meant for machines (``go test -json``: the test output it carries); None
+  when the recorded text is already that.
 - :func:`parse_output` ``(text, fmt=None, *, exit_status=None) -> list[Check]``: parse with
   ``fmt`` (``None``/``"auto"`` or an unknown name: detect). Never raises: when a parser
   finds nothing, the fallback parser is used; when it refuses or fails (a JUnit DOCTYPE,
@@ -41,7 +44,7 @@ from reviewer.parsers import candidate, fallback, go_test, golden, junit, pytest
 from reviewer.parsers.text import clean, strip_ansi, unique_keys
 from reviewer.parsers.unreadable import reason_of, unreadable
 
-__all__ = ["FORMATS", "detect_format", "parse_output", "strip_ansi", "unreadable"]
+__all__ = ["FORMATS", "detect_format", "parse_output", "readable_output", "strip_ansi", "unreadable"]
 
 FORMATS: tuple[str, ...] = OUTPUT_FORMATS
 
@@ -98,6 +101,17 @@ def detect_format(text: str) -> str:
         return _detect(clean(text))
     except Exception:  # noqa: BLE001 - sniffing must not fail
         return "fallback"
+
+
+def readable_output(text: str, fmt: str | None = None) -> str | None:
+    """The decoded test output of a ``go test -json`` stream (``fmt`` that format, or unnamed and the
+    text one); None for any other output. Never raises."""
+    try:
+        if fmt == "go-test-json" or (fmt in (None, "", "auto") and go_test.is_json_stream(text)):
+            return go_test.decode_json(text)
+    except Exception:  # noqa: BLE001 - the raw output is still there to show
+        return None
+    return None
 
 
 def _as_text(text: object) -> str:

@@ -190,6 +190,25 @@ def is_json_stream(text: str, max_lines: int = 2000) -> bool:
     return False
 
 
+def decode_json(text: str) -> str:
+    """What ``go test`` would have printed without ``-json``: each event's ``Output`` in order.
+
+    ``output`` and ``build-output`` events give their ``Output``; plain lines inside the stream
+    (build errors before Go 1.24) are kept as they are; other events print nothing. Linear in
+    the text (one bounded ``json.loads`` per line).
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        ev = event(line)
+        if ev is None:
+            if line.strip():
+                out.append(line + "\n")
+            continue
+        if ev["Action"] in ("output", "build-output"):
+            out.append(_text(ev.get("Output")))
+    return "".join(out)
+
+
 def is_verbose(text: str, max_lines: int = 5000) -> bool:
     """True when the first or last lines look like ``go test`` text output."""
     lines = text.split("\n", max_lines)[:max_lines]

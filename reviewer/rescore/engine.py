@@ -26,6 +26,7 @@ from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
 from reviewer.model.repair import Repair, RepairKind, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
+from reviewer.model.wording import count
 from reviewer.parsers import parse_output
 from reviewer.parsers.fallback import KEY as FALLBACK_KEY
 from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
@@ -473,7 +474,7 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
     checks = compare(recorded_checks(store, run, grader_name), before_run, after_run)
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
     if differ:
-        notes.append(f"the control run differs from the recorded output on {len(differ)} check(s): {', '.join(differ[:5])}")
+        notes.append(f"the control run differs from the recorded output on {count(len(differ), 'check')}: {', '.join(differ[:5])}")
     for label, outcome in (("control", before), ("repaired", after)):
         if outcome.stopped or outcome.limit:
             notes.append(f"{label} run stopped: {outcome.stopped or outcome.limit}")

@@ -20,6 +20,7 @@ from reviewer.analysis.reading.pairs import body
 from reviewer.analysis.reading.scan import Cancel, poll
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count
 from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.selection import Target
 from reviewer.review.session import ReviewSession
@@ -289,7 +290,7 @@ def task_rows(grid: Grid, verdict_of: Callable[[str], str], symbols: Mapping[str
         ids = [f"{run}#{cid}" for run, _ in m.runs for cid in m.checks if m.cells.get((run, cid)) in FAILING]
         verdicts = [verdict_of(fid) for fid in ids]
         share = share_text(failing, len(ran), verdicts.count("specification"), verdicts.count("capability"), symbols)
-        share = share.replace(" fail", " models fail", 1) + f" \u00b7 {len(ids)} failures"
+        share = share.replace(" fail", " models fail", 1) + f" \u00b7 {count(len(ids), 'failure')}"
         rows.append(GridRow(t, one_line(t, 60), cells, share))
     return rows
 

@@ -83,10 +83,8 @@ class Analyses:
         return plan_cluster_label(self.labeller, cluster.failure_ids, verdict)
 
     def stats(self, width: int) -> str:
-        """The statistics text, as ``reviewer stats`` prints it."""
-        from reviewer.analysis.stats.facts import collect
-        from reviewer.analysis.stats.summary import Scope, compute_stats, render_stats
+        """The statistics text, as ``reviewer stats`` prints it (the re-scored pass rate too)."""
+        from reviewer.analysis.stats.rescored import stats_with_rescores
+        from reviewer.analysis.stats.summary import Scope
 
-        scope = Scope(self.only, self.blind)
-        facts = collect(self.store, only=self.only, count_passes=True)
-        return render_stats(compute_stats(facts, scope=scope), width)
+        return stats_with_rescores(self.store, Scope(self.only, self.blind), width)[2]

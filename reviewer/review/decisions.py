@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from reviewer.model import Failure, Run
 from reviewer.model.label import Label, Verdict
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.store.labeller import Labeller, LabelState, SaveFailed, UnknownFailure
 from reviewer.store.progress import Progress
@@ -113,7 +114,7 @@ class Decisions:
         restored = self.labeller.labels.take_restored()
         if not restored:
             return NOTHING
-        return tell(f"{len(restored)} decision(s) made in this session had gone from the labels file (a git "
+        return tell(f"{count(len(restored), 'decision')} made in this session had gone from the labels file (a git "
                     f"checkout, stash or pull while the app was open?) and were written back: "
                     f"{one_line(', '.join(restored), 300)}", "Labels written back", "warning", 20)
 
@@ -141,7 +142,7 @@ class Decisions:
         touched = [f"{session}/{run}#{check}" for session, run, check, _ in stack[-1]]
         outcome = self.save("Undo", self.labeller.undo, touched)
         if len(touched) > 1:
-            outcome = outcome.then(tell(f"Restored {len(touched)} labels."))
+            outcome = outcome.then(tell(f"Restored {count(len(touched), 'label')}."))
         return outcome, touched
 
     def label_cluster(self, plan: ClusterPlan) -> Outcome:

@@ -9,6 +9,7 @@ from typing import Mapping
 from reviewer.model import LoadError, Run
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count
 from reviewer.review.listing import RunList
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.rows import RunFilter
@@ -90,7 +91,7 @@ class Folder:
         self.listing.more = False
         out = NOTHING
         if scan.errors:
-            out = out.then(tell(f"{len(scan.errors)} item(s) in the folder did not load (E lists them)",
+            out = out.then(tell(f"{count(len(scan.errors), 'item')} in the folder did not load (E lists them)",
                                 severity="warning"))
         for problem in scan.label_problems:
             out = out.then(tell(one_line(problem, 400), "Labels file not writable", "error", 20))

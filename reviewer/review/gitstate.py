@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count, plural
 from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
 from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
 
@@ -103,7 +104,7 @@ class GitState:
         if refusal is not None:
             return refusal
         if pending:
-            return tell(f"Not committed: {pending} decision(s) are not saved yet. Try again once they are.",
+            return tell(f"Not committed: {count(pending, 'decision')} {plural('is', pending)} not saved yet. Try again once they are.",
                         "Commit", "error")
         if self.committing:
             return tell("A commit is already running.")
@@ -123,8 +124,8 @@ class GitState:
         out = tell(f"{result.sha[:7]} {message}", "Committed") if result.committed else tell(
             message[:1].upper() + message[1:], "Commit")
         if result.outside_git:
-            out = out.then(tell(f"{len(result.outside_git)} label file(s) are in your per-user folder (the sessions "
-                                "folder is read only); they are not in git.", "Commit", "warning"))
+            out = out.then(tell(f"{count(len(result.outside_git), 'label file')} {plural('is', len(result.outside_git))} in your per-user "
+                                "folder (the sessions folder is read only); not in git.", "Commit", "warning"))
         return out
 
     def status(self) -> list[Part]:

@@ -31,6 +31,7 @@ from reviewer.model.records import record
 from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
+from reviewer.model.wording import count
 from reviewer.review.outcome import NOTHING, Outcome, tell
 from reviewer.store.labeller import UnknownFailure
 from reviewer.store.sessions import LRU
@@ -383,8 +384,8 @@ def summary_text(shown: Shown) -> str:
         parts.append("The control run already passes this check: the re-score is no evidence either way.")
     elif mine is not None:
         parts.append(f"This check: {mine[1]} -> {mine[3]}" + (" (flipped by notation alone)." if shown.flipped else "."))
-    parts.append(f"{flipped} check(s) flipped fail -> pass, {failing} still failing"
-                 + (f", {broken} passing check(s) broken by the repair." if broken else "."))
+    parts.append(f"{count(flipped, 'check')} flipped fail -> pass, {failing} still failing"
+                 + (f", {count(broken, 'passing check')} broken by the repair." if broken else "."))
     if any(r[3] == MISSING for r in shown.rows):
         parts.append("Some checks are missing from the repaired output.")
     parts += list(shown.notes[:2])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count
 from reviewer.review.listing import EMPTY_TALLY, SYNC_ROWS, Tally, tally
 from reviewer.review.outcome import SEPARATOR, Part
 from reviewer.review.walks import Disagreements, ListWalk
@@ -54,12 +55,15 @@ def position_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
         return [("scanning the folder\u2026", "muted")]
     position = counts.position(session.selection, session.folder.failure_ids)
     more = "" if counts.complete else "+"
-    where = f"failure {position} of {counts.total}{more}" if position else f"{counts.total}{more} failures"
+    if position:
+        where = f"failure {position} of {counts.total}{more}"
+    else:
+        where = f"{counts.total}+ failures" if more else count(counts.total, "failure")
     parts: list[Part] = [(where, "bold"), SEPARATOR, (f"{counts.labelled}/{counts.total}{more} labelled", "")]
     if not counts.complete:
-        parts += [SEPARATOR, (f"counting {counts.counted:,}/{counts.runs:,} runs\u2026", "muted")]
+        parts += [SEPARATOR, (f"counting {counts.counted:,}/{count(counts.runs, 'run')}\u2026", "muted")]
     if session.folder.count_errors:
-        parts += [SEPARATOR, (f"{len(session.folder.count_errors)} runs could not be parsed", "error")]
+        parts += [SEPARATOR, (f"{count(len(session.folder.count_errors), 'run')} could not be parsed", "error")]
     return parts
 
 
@@ -69,7 +73,7 @@ def walk_parts(session: "ReviewSession") -> list[Part]:
     here = session.selection.failure_id
     if isinstance(walk, Disagreements):
         ids = walk.present(session.place())
-        where = f"disagreements {ids.index(here) + 1} of {len(ids)}" if here in ids else f"{len(ids)} disagreements"
+        where = f"disagreements {ids.index(here) + 1} of {len(ids)}" if here in ids else count(len(ids), "disagreement")
         parts: list[Part] = [SEPARATOR, (where, "bold warning")]
         settled = session.reviewers.settled(ids)
         if settled:
@@ -85,15 +89,16 @@ def walk_parts(session: "ReviewSession") -> list[Part]:
 
 
 def status_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
-    """The whole status line."""
-    parts = [(f"labelling as {session.identity.describe()}", "muted"), SEPARATOR]
-    parts += position_parts(session, counts) + walk_parts(session)
+    """The whole status line, what matters most first (a narrow terminal cuts its end): where the
+    reviewer is and how much is labelled, the walk, warnings, then who is labelling and git."""
+    parts = position_parts(session, counts) + walk_parts(session)
     listing = session.folder.listing
     if session.folder.scanned and listing.hides(session.selection.run_key):
         parts += [SEPARATOR, (f"this run is not listed ({listing.describe() or 'folded'}: F, / change it)", "warning")]
     pending = session.decisions.pending()
     if pending:
-        parts += [SEPARATOR, (f"\u26a0 {pending} decision(s) not saved yet", "bold error")]
+        parts += [SEPARATOR, (f"\u26a0 {count(pending, 'decision')} not saved yet", "bold error")]
     if session.folder.load_errors:
         parts += [SEPARATOR, (f"\u26a0 {len(session.folder.load_errors)} not loaded (E)", "bold warning")]
+    parts += [SEPARATOR, (f"labelling as {session.identity.describe()}", "muted")]
     return parts + session.git.status()

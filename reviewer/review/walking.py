@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from reviewer.model.wording import count
 from reviewer.review.outcome import Outcome, tell
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.selection import Move, Selection, Target
@@ -41,7 +42,7 @@ class Walking:
             return self.every("j/k walk every failure again.")
         walk = ListWalk("cluster", cluster.failure_ids, "in this cluster")
         self.walk, self.cluster = walk, cluster
-        out = tell(f"j/k walk the {cluster.size} failures of this cluster (C, then x: every failure).", timeout=4)
+        out = tell(f"j/k walk the {count(cluster.size, 'failure')} of this cluster (C, then x: every failure).", timeout=4)
         if here.failure_id not in walk.present(place):
             out = out.then(Outcome(move=walk.step(place, Selection(), 1)))
         return out
@@ -54,7 +55,7 @@ class Walking:
         if not ids:
             return tell("No disagreements: reviewers agree on every failure they both decided.")
         self.walk, self.cluster = walk, None
-        out = tell(f"{len(ids)} failure(s) where reviewers disagree: j/k step through them, A adjudicates, "
+        out = tell(f"{count(len(ids), 'failure')} where reviewers disagree: j/k step through them, A adjudicates, "
                    "D goes back.", "Disagreements")
         if here.failure_id not in ids:
             out = out.then(Outcome(move=Target(ids[0].partition("#")[0], ids[0])))

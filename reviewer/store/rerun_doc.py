@@ -24,6 +24,7 @@ from reviewer.model.rerun import (
     parse_runtime,
     workspace_path_problem,
 )
+from reviewer.model.wording import plural
 from reviewer.store.safe_fs import Unreadable, lexically_inside
 
 KNOWN = ("command", "cwd", "runtime", "files", "setup", "remove", "program", "reads", "time_limit", "env", "format",
@@ -112,7 +113,7 @@ def rerun_from_doc(run_dir: str, g: dict[str, Any], where: str, command: str, cw
     try:
         unknown = sorted(k for k in t if k not in KNOWN)
         if unknown:
-            raise Defect(f"`{w}` has unknown field(s) {', '.join(unknown)} (known: {', '.join(KNOWN)})")
+            raise Defect(f"`{w}` has unknown {plural('field', len(unknown))} {', '.join(unknown)} (known: {', '.join(KNOWN)})")
         cmd = text(t, "command", w, command)
         if not cmd.strip():
             raise Defect(f"`{w}.command` is empty and the grader records no command")

@@ -133,7 +133,8 @@ TABLE: tuple[Entry, ...] = (
     entry(APP, "q,ctrl+q", "quit", "Quit", "quit", "Quit reviewer", show=True),
 )
 
-PALETTE_NAMES: dict[str, str] = {"rescore": "Re-score with the proposed repair"}
+PALETTE_NAMES: dict[str, str] = {"rescore": "Re-score with the proposed repair",
+                                  "grader-raw-output": "Grader output: raw or decoded"}
 """Binding id -> the command palette's name where it says more than the footer's word."""
 
 BINDINGS: list[BindingType] = [e.binding for e in TABLE]
@@ -206,6 +207,12 @@ TEXT_VIEW_BINDINGS: list[BindingType] = [
 ]
 """Keys of a text pane while a find is active."""
 
+GRADER_RAW = Binding("o", "toggle_raw_output", "Raw / decoded", show=True, id="grader-raw-output",
+                     tooltip="Show the grader's output as recorded (go test -json lines) or decoded (the test output "
+                             "they carry)")
+GRADER_BINDINGS: list[BindingType] = [GRADER_RAW]
+"""Keys of the Grader pane while it has focus (the command palette offers them too)."""
+
 CLUSTER_BINDINGS: list[BindingType] = [
     Binding("enter", "walk", "Walk cluster", show=False, id="cluster-walk",
             tooltip="Make j/k walk only the failures of the cluster under the cursor"),
@@ -261,6 +268,7 @@ LOCAL_TABLES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Run search (/)", SEARCH_BINDINGS),
     ("Find bar (ctrl+f)", FIND_BINDINGS),
     ("Text panes after a find", TEXT_VIEW_BINDINGS),
+    ("Grader pane (3)", GRADER_BINDINGS),
     ("Clusters screen (C)", CLUSTER_BINDINGS),
     ("Statistics screen (S)", STATS_BINDINGS),
     ("Across models (a)", ACROSS_BINDINGS),
@@ -268,6 +276,9 @@ LOCAL_TABLES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Confirmation dialog", CONFIRM_BINDINGS),
 )
 """Keys that belong to one widget, by help section."""
+
+PANE_BINDINGS: tuple[tuple[str, list[BindingType]], ...] = (("#grader", GRADER_BINDINGS),)
+"""Keys of a pane (by its selector) that the command palette offers whichever widget has focus."""
 
 DEFAULT_KEYS: dict[str, str] = {e.binding.id or "": e.binding.key for e in TABLE}
 """Binding id -> default keys (for settings readers that validate a user's keymap)."""

@@ -170,7 +170,7 @@ def test_text_shows_rates_and_places(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "graded 66.7% (39.1%-86.2%) · corrected 91.7% (64.6%-98.5%)" in out
     row = next(line for line in out.splitlines() if line.startswith("model-a ") and "→" in line)
     assert "50% (18.8%-81.2%)" in row and "100% (61%-100%)" in row and "2 → 1 ▲1" in row
-    assert "1 failure(s) still unlabelled" in out and "2 model(s) change place" in out
+    assert "1 failure still unlabelled" in out and "2 models change place" in out
 
 
 def test_compute_stats_without_counted_passes_has_no_pass_rates(tmp_path: Path) -> None:

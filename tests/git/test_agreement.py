@@ -95,7 +95,7 @@ def test_export_final_leaves_out_unadjudicated_disagreements(two_reviewers: tupl
     assert main(["export", str(root), "--final", "--format", "jsonl"]) == 0
     out, err = capsys.readouterr()
     rows = [json.loads(line) for line in out.splitlines()]
-    assert "3 failure(s) left out" in err
+    assert "3 failures left out" in err
     # 7 agreements, T10 (A deferred, B decided) and T11 (only B)
     assert [r["check"] for r in rows] == [f"heldout:T{i:02d}" for i in (0, 1, 2, 3, 6, 7, 8, 10, 11)]
     assert {r["reviewer"] for r in rows} == {"final"}
@@ -104,12 +104,12 @@ def test_export_final_leaves_out_unadjudicated_disagreements(two_reviewers: tupl
     assert main(["export", str(root), "--final", "--format", "jsonl"]) == 0
     out, err = capsys.readouterr()
     final = {json.loads(line)["check"]: json.loads(line)["verdict"] for line in out.splitlines()}
-    assert "2 failure(s) left out" in err
+    assert "2 failures left out" in err
     assert final["heldout:T09"] == C and "heldout:T04" not in final
     assert main(["adjudicate", str(root), "--failure", ids[9], "--clear"]) == 0
     capsys.readouterr()
     main(["export", str(root), "--final", "--format", "jsonl"])
-    assert "3 failure(s) left out" in capsys.readouterr().err
+    assert "3 failures left out" in capsys.readouterr().err
 
 
 def test_adjudicate_refuses_unknown_failures_and_deferred(two_reviewers: tuple[Path, list[str]], capsys: pytest.CaptureFixture[str]) -> None:

@@ -105,7 +105,7 @@ def test_labels_kept_per_user_are_reported_as_outside_git(tmp_path: Path) -> Non
     kept.write_text('format = 1\nreviewer = "alice"\nsession = "s1"\nlabel = []\n')
     done = cli("commit", str(root), "--reviewer", "alice")
     assert done.returncode == 1
-    assert "are kept in" in done.stderr and "not in git" in done.stderr
+    assert "1 label file of alice is kept in" in done.stderr and "not in git" in done.stderr
 
 
 def index_and_head(repo: Path) -> tuple[bytes, str]:

@@ -49,7 +49,7 @@ def test_one_run_per_sample_epoch_and_exactly_the_failing_epochs_fail(log: Path,
     into = tmp_path / "sessions"
     code, out, err = run_cli(capsys, "import", "inspect", str(log), "--into", str(into))
     assert code == 0, err
-    assert "imported 6 run(s)" in out
+    assert "imported 6 runs" in out
     rows = listed(capsys, into)
     assert {r["run"]: r["outcome"] for r in rows} == EXPECTED
     assert {r["session"] for r in rows} == {"codegen-RunCodeGen42"}

@@ -63,7 +63,7 @@ def test_swe_agent_files_into_one_session(tmp_path: Path, capsys: pytest.Capture
     into = tmp_path / "sessions"
     trajs = sorted((SHARED_FIXTURES / "swe-agent").glob("*.traj"))
     code, out, _ = run_cli(capsys, "import", "swe-agent", *map(str, trajs), "--into", str(into), "--session", "swe")
-    assert code == 0 and f"imported {len(trajs)} run(s)" in out
+    assert code == 0 and f"imported {len(trajs)} runs" in out
     rows = listed(capsys, into)
     assert sorted(r["run"] for r in rows) == sorted(p.stem for p in trajs)
     assert {r["outcome"] for r in rows} == {"unknown"}

@@ -70,6 +70,7 @@ def payloads(big_line: int = 10_000_000) -> list[Payload]:
         Payload("bidi", "if \u202eadmin\u202c \u2066x\u2069 \u200f\u061c"),
         Payload("zero-width", "a\u200bb\u200cc\u200dd\u2060e\ufefff\u00ad"),
         Payload("controls", "bell\x07 back\x08 vt\x0b ff\x0c cr\r del\x7f dcs\x1bP+q\x1b\\ apc\x1b_x\x1b\\"),
+        Payload("tabs", "\tpanic: x [recovered]\n\t\tpanic: y\tinner\ttabs\t"),
     ]
     if big_line:
         found.append(Payload("long-line", "L" * big_line))

@@ -8,7 +8,8 @@ C1 ``\\x9b``, NUL, bidi overrides, zero-width characters, a 10 MB line) in every
 the labels of this reviewer and another (notes, tags, the reviewer's name) and the folder's tag
 vocabulary. Two passes tour the app over it with the same keys (every pane, attempt, file,
 diff, find, search, copy, load errors, help, note, tags, other reviewers' labels, clusters,
-statistics, adjudication, history, palette, show-more):
+statistics, adjudication, history, palette, show-more), after walking ``j`` through every failure (a
+check's message is shown under it while it is the current failure):
 
 - in a pseudo-terminal, the real ``python -m reviewer.cli`` at 200x50: every byte it writes is
   captured and parsed; any escape sequence other than Textual's own styling, cursor moves and
@@ -60,16 +61,23 @@ TOUR = [
     "tab", "e", "tab", "e", "tab", "e", "tab", "e", "m", "m", "tab",
     "ctrl+f", "P", "0", "enter", "escape", "escape", "slash", "P", "escape",
     "y", "E", "escape", "question_mark", "escape", "n", "escape", "t", "escape",
-    "r", "v", "v", "C", "escape", "S", "escape", "D", "escape", "A", "escape", "H", "r",
+    "r", "v", "v", "C", "escape", "S", "escape", "D", "escape", "A", "escape", "H", "r", "a", "escape", "M", "escape",
     "ctrl+p", "escape",
 ]
 """Keys that visit every place recorded text is shown, on the current run."""
 FAST_TOUR = [
     "l", "right_square_bracket", "f", "d", "tab", "e", "y", "E", "escape", "n", "escape", "t", "escape",
-    "r", "C", "escape", "S", "escape", "A", "escape", "r",
+    "r", "C", "escape", "S", "escape", "A", "escape", "r", "a", "escape", "M", "escape",
     "ctrl+f", "P", "escape", "escape", "slash", "P", "escape", "J", "e",
 ]
 """A shorter tour for CI: every pane and screen once."""
+
+
+def walk(items: list[Payload]) -> list[str]:
+    """``j`` through every failure of the payload run and back: the Grader pane shows the message
+    (and the verdicts beneath it) of the current failure only, one payload at a time."""
+    checks = sum(1 for p in items if p.name != "long-line")
+    return ["j"] * (checks - 1) + ["k"] * (checks - 1)
 BIG_TOUR = ["J", "e", "tab", "e", "tab", "e", "tab", "e", "f", "d", "l", "K"]
 """The same on the next run (the long line), then back."""
 LAST = ["F", "F", "F", "F"]
@@ -180,8 +188,10 @@ def census_app_class() -> type:
     return CensusApp
 
 
-async def cell_pass(root: Path, start: str, keys: list[str], figures: Figures, clicks_per_step: int) -> CellCensus:
-    """Tour the app with Pilot, scanning every screen and clicking recorded text."""
+async def cell_pass(root: Path, start: str, keys: list[str], figures: Figures, clicks_per_step: int,
+                    walk_keys: int = 0) -> CellCensus:
+    """Tour the app with Pilot, scanning every screen and clicking recorded text (not during the first
+    ``walk_keys`` keys: a click on a check makes it the current failure, which would break the walk)."""
     sys.path.insert(0, str(HERE.parent / "ui"))
     from uihelp import settle
 
@@ -195,11 +205,11 @@ async def cell_pass(root: Path, start: str, keys: list[str], figures: Figures, c
     try:
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await settle(app, pilot)
-            for key in ["", *keys]:
+            for step, key in enumerate(["", *keys]):
                 if key:
                     await pilot.press(key)
                     await settle(app, pilot, 3)
-                targets = scan(app, census)[:clicks_per_step]
+                targets = scan(app, census)[:0 if step <= walk_keys else clicks_per_step]
                 screen = app.screen
                 for x, y in targets:
                     if app.screen is not screen or app.return_code is not None:
@@ -241,7 +251,8 @@ def measure(big_line: int = 10_000_000, fast: bool = False, step: float = 0.35) 
     """Build the folder, run both passes, add up the figures."""
     items: list[Payload] = payloads(big_line)
     figures = Figures(payloads=len(items))
-    keys = FAST_TOUR if fast else TOUR + (BIG_TOUR if big_line else []) + LAST
+    walked = walk(items)
+    keys = walked + (FAST_TOUR if fast else TOUR + (BIG_TOUR if big_line else []) + LAST)
     with tempfile.TemporaryDirectory() as tmp:
         root = write_census_folder(Path(tmp) / "sessions", items)
         start = first_failure(items)
@@ -249,7 +260,7 @@ def measure(big_line: int = 10_000_000, fast: bool = False, step: float = 0.35) 
         with ThreadPoolExecutor(2) as pool:  # the terminal passes wait on a subprocess: run them beside
             done = [pool.submit(terminal_pass, root, start, keys, side[0], step),
                     pool.submit(title_pass, root, start, side[1])]
-            census = asyncio.run(cell_pass(root, start, keys, figures, 6 if fast else 12))
+            census = asyncio.run(cell_pass(root, start, keys, figures, 6 if fast else 12, len(walked)))
             for future in done:
                 future.result()
         for other in side:

@@ -37,6 +37,7 @@ def test_the_byte_scanner_finds_every_kind_of_leak() -> None:
         b"\x9b": "not UTF-8",
         b"a\x00b": "raw 0x0",
         b"ab\x07": "raw 0x7",
+        b"\tpanic: x": "raw 0x9",
         "\u202eevil".encode(): "RIGHT-TO-LEFT OVERRIDE",
         "a\u200bb".encode(): "ZERO WIDTH SPACE",
     }
@@ -83,8 +84,8 @@ def test_the_cell_scanner_finds_live_links_and_raw_escapes() -> None:
 def test_hostile_text_reaches_no_terminal_and_runs_no_action() -> None:
     figures = census.measure(big_line=1_000_000, fast=True, step=0.25)
     report = "\n".join(figures.details)
-    assert figures.payloads == 15
-    assert figures.shown_in_terminal == figures.shown_in_cells == 15, report  # every payload was on screen
+    assert figures.payloads == 16
+    assert figures.shown_in_terminal == figures.shown_in_cells == 16, report  # every payload was on screen
     assert figures.widgets >= 10, report  # navigator, brief, code, grader, transcript, screens, toasts
     assert (figures.leaks, figures.actions_fired, figures.live_links, figures.title_changes) == (0, 0, 0, 0), report
     assert (figures.crashes, figures.hangs) == (0, 0), report

@@ -187,7 +187,7 @@ async def test_the_app_shows_the_fault_keeps_the_decision_and_saves_it_after(
             fault.arm()
             await press(app, pilot, "c")
             assert app.session.decisions.progress.verdict(f"s1/{second}") == "capability"  # kept in memory, shown
-            assert "1 decision(s) not saved yet" in str(app.review_screen.query_one("#status").content)
+            assert "1 decision not saved yet" in str(app.review_screen.query_one("#status").content)
             shown = [n for n in app.notes if "not saved" in (n.title or "")]
             assert shown and REASONS[fault.name] in str(shown[-1].message)
             assert saved_copy(fault).read_bytes() == before

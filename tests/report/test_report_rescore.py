@@ -107,7 +107,7 @@ def test_each_specification_failure_says_what_its_rescore_did(corpus: Path, tmp_
     assert "1/6 -> 6/6" in row
     assert "not re-scored" in spec_row(raw, "oracle-2026-10/mst--breeze-large#oracle:oracle_mst.py::test_six_nodes_edges_form_a_spanning_tree")
     text = re.sub(r"\s+", " ", "".join(parse(out).text))
-    assert "Re-scores: only the notation repaired" in text and "6 failing check(s) passed" in text
+    assert "Re-scores: only the notation repaired" in text and "6 failing checks passed" in text
 
 
 def test_a_blind_report_shows_rescores_but_no_other_reviewer(corpus: Path, tmp_path: Path,

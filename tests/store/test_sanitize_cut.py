@@ -15,10 +15,10 @@ NUMBER = re.compile(r"truncated: [\d,]+ more")
 
 
 def whole_then_cap(text: str, keep_sgr: bool, max_lines: int, max_line: int, tab: int) -> tuple[str, int, int]:
-    """What the panes did before: clean everything, drop the final newline, cap."""
-    cleaned = clean(text, keep_sgr).text
+    """What the panes did before: clean everything (tabs expanded), drop the final newline, cap."""
+    cleaned = clean(text, keep_sgr, tab_size=tab).text
     body = cleaned[:-1] if cleaned.endswith("\n") else cleaned
-    capped = cap_text(body.expandtabs(tab) if tab else body, max_lines, max_line)
+    capped = cap_text(body, max_lines, max_line)
     return capped.text, capped.cut_lines, capped.cut_chars
 
 

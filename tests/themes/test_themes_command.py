@@ -47,8 +47,8 @@ def test_user_themes_show_their_file_and_broken_ones_go_to_stderr(tmp_path: Path
     assert code == 0
     assert f"* mine            light  {folder / 'mine.toml'}" in out
     assert f"  reviewer-dark   dark   {folder / 'dark.toml'} (replaces the built-in one)" in out
-    assert "broken" not in out.replace("file(s) skipped", "")
-    assert out.splitlines()[-1] == "4 themes (* in use), 1 file(s) skipped (reasons on stderr)"
+    assert "broken" not in out.replace("file skipped", "")
+    assert out.splitlines()[-1] == "4 themes (* in use), 1 file skipped (reasons on stderr)"
     assert err == (f"reviewer themes: {folder / 'broken.toml'}: skipped: "
                    "[colors] primary must be a colour like \"#1e90ff\", not 'blue'\n")
 

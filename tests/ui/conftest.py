@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Iterator
 
@@ -43,3 +44,11 @@ def hostile(tmp_path: Path) -> Path:
 def big(tmp_path: Path) -> Path:
     """A 20,000-line file and a 10 MB single-line output."""
     return big_folder(tmp_path / "sessions")
+
+
+@pytest.fixture
+def bundled(tmp_path: Path) -> Path:
+    """A private copy of the bundled example corpus (never the checkout's own ``sessions/``)."""
+    from reviewer.store.paths import bundled_sessions
+
+    return Path(shutil.copytree(bundled_sessions(), tmp_path / "bundled"))

@@ -235,7 +235,7 @@ async def test_stats_screen_shows_bars_and_the_false_negative_rate(corpus: Path)
         await settle(app, pilot)
         lines = app.screen.query_one("#stats-view").plain_lines()
         text = "\n".join(lines)
-        assert "verifier false-negative rate: 1 of 1 fully labelled failing runs" in text
+        assert "verifier false-negative rate: 1 of 1 fully labelled failing run failed" in text
         assert "95% Wilson interval" in text and "\u25cf" in text
         connected = next(line for line in lines if line.startswith("connected "))
         assert "\u2588" in connected and "100% spec" in connected

@@ -130,3 +130,22 @@ async def test_moving_focus_lays_the_bar_out_again_only_when_its_keys_change(bas
         await press(app, pilot, "tab", "tab")  # the focus moves between panes: the same keys show
         assert app.focused is not None and app.focused.id != "runs"
         assert bar.items is items
+
+
+def test_a_narrow_bar_leaves_off_whole_keys_least_needed_first_and_keeps_help_and_palette() -> None:
+    from reviewer.ui.widgets.keybar import fit
+
+    by_id = {e.binding.id: e.binding for e in TABLE}
+    shown = tuple((by_id[i], True, "") for i in ("quit", "next-failure", "prev-failure", "label-specification",
+                                                  "label-capability", "note", "defer", "rescore", "help"))
+    palette = (Binding("ctrl+p", "command_palette", "palette"), True, "")
+    wide = fit(shown, lambda b: b.key, palette, 200)
+    assert wide[:2] == lay_out(shown, lambda b: b.key, palette)[:2]  # room for everything: nothing left off
+    left, right, items = fit(shown, lambda b: b.key, palette, 70)
+    text = line(left)
+    assert len(text) + len(line(right)) <= 70 and line(right) == "\u258fctrl+p palette "
+    assert "Re-score" not in text and " q,ctrl+q Quit " not in text  # the first to go
+    assert " question_mark Help " in text and "j k failure" in text and "sc label" in text
+    assert [i.key for i in items][-1] == "ctrl+p"
+    tiny = line(fit(shown, lambda b: b.key, palette, 40)[0])
+    assert tiny == " question_mark Help "  # only the help key is never left off

@@ -241,8 +241,8 @@ async def test_help_lists_every_binding_including_labelling(basic: Path) -> None
         await press(app, pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = str(app.screen.query_one("#help-text", Static).content)
-        for e in TABLE:
-            assert e.binding.id in text and e.binding.description in text
+        for e in TABLE:  # what each key does, and at 200 columns its id (for [keys] in config.toml)
+            assert e.binding.id in text and e.binding.tooltip[:40] in text
         for binding_id in LABELLING_IDS:
             assert binding_id in text
         for binding_id in ("next-failure", "prev-failure", "next-run", "prev-run", "transcript-forward",

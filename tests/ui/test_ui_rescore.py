@@ -92,7 +92,7 @@ async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_
         assert not strip.display
         said = [n for n in app.notes if n.title == "Re-scored"]  # type: ignore[attr-defined]
         assert said and SUMMARY in said[-1].message and "This check: fail -> pass (flipped" in said[-1].message
-        assert "2 check(s) flipped fail -> pass, 3 still failing" in said[-1].message
+        assert "2 checks flipped fail -> pass, 3 still failing" in said[-1].message
         entry = latest_for(folder, CONNECTED)
         assert entry is not None and entry.reviewer == "bo" and entry.repairs == ("map-value:connected:true:yes",)
         assert CONNECTED in entry.flipped and (folder / "oracle-2026-10" / "rescores" / "bo.toml").is_file()
@@ -160,7 +160,7 @@ async def test_refusals_say_why_and_run_nothing(tmp_path: Path, basic: Path, mon
         await press(app, pilot, "escape", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         help_text = str(app.screen.query_one("#help-text", Static).content)
-        assert "Re-score" in help_text and "cancel-rescore" in help_text
+        assert "Re-score with the proposed repair" in help_text and "Cancel the re-score running" in help_text
 
     folder = corpus(tmp_path)
     empty = tmp_path / "empty-bin"

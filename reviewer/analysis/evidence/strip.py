@@ -204,22 +204,28 @@ def render_evidence(ev: Evidence, width: int = 100) -> str:
     return "\n".join([report.title, *report.lines()]) + "\n"
 
 
+def json_text(text: str) -> str:
+    """:func:`~reviewer.model.sanitize.plain` for JSON: escapes and controls made visible, tabs kept
+    (JSON escapes them, and a demand for a tab must stay one)."""
+    return plain(text, tab_size=0)
+
+
 def demand_json(d: Demand, brief_missing: bool) -> dict[str, Any]:
     """One demand for ``show --json``."""
     return {
-        "kind": d.kind.value, "value": plain(d.value), "stated": None if brief_missing else d.stated is not Stated.UNSTATED,
-        "stated_as": d.stated.value, "brief_line": d.brief_line, "met": d.met, "met_where": plain(d.met_where),
-        "origins": [plain(o) for o in d.origins], "bound": d.bound, "note": plain(d.note),
-        "alternatives": [plain(a) for a in d.alternatives], "evidence": d.evidence,
+        "kind": d.kind.value, "value": json_text(d.value), "stated": None if brief_missing else d.stated is not Stated.UNSTATED,
+        "stated_as": d.stated.value, "brief_line": d.brief_line, "met": d.met, "met_where": json_text(d.met_where),
+        "origins": [json_text(o) for o in d.origins], "bound": d.bound, "note": json_text(d.note),
+        "alternatives": [json_text(a) for a in d.alternatives], "evidence": d.evidence,
     }
 
 
 def near_miss_json(nm: NearMiss) -> dict[str, Any]:
     """One near miss for ``show --json``."""
     return {
-        "kind": nm.kind, "check": plain(nm.check), "wanted_key": plain(nm.wanted_key), "wanted": plain(nm.wanted),
-        "found_key": plain(nm.found_key), "found": plain(nm.found), "expected": plain(nm.expected),
-        "actual": plain(nm.actual), "notations": [plain(n) for n in nm.notations], "towards": nm.towards, "why": nm.why,
+        "kind": nm.kind, "check": json_text(nm.check), "wanted_key": json_text(nm.wanted_key), "wanted": json_text(nm.wanted),
+        "found_key": json_text(nm.found_key), "found": json_text(nm.found), "expected": json_text(nm.expected),
+        "actual": json_text(nm.actual), "notations": [json_text(n) for n in nm.notations], "towards": nm.towards, "why": nm.why,
     }
 
 
@@ -228,10 +234,10 @@ def across_json(a: Across | None) -> dict[str, Any] | None:
     if a is None:
         return None
     return {
-        "task": plain(a.task), "grader": plain(a.grader), "check": plain(a.check), "keys": [plain(k) for k in a.keys],
-        "failing": a.failing, "total": a.total, "notations": [plain(n) for n in a.notations], "hint": plain(a.hint),
-        "rows": [{"run": plain(r.run), "model": plain(r.model), "result": r.result, "looked_at": r.looked_at,
-                  "notation": r.notation, "failure": plain(r.failure_id), "current": r.current} for r in a.rows],
+        "task": json_text(a.task), "grader": json_text(a.grader), "check": json_text(a.check), "keys": [json_text(k) for k in a.keys],
+        "failing": a.failing, "total": a.total, "notations": [json_text(n) for n in a.notations], "hint": json_text(a.hint),
+        "rows": [{"run": json_text(r.run), "model": json_text(r.model), "result": r.result, "looked_at": r.looked_at,
+                  "notation": r.notation, "failure": json_text(r.failure_id), "current": r.current} for r in a.rows],
     }
 
 
@@ -246,20 +252,20 @@ def evidence_json(ev: Evidence, across: Across | None = None) -> dict[str, Any]:
         "demands": [demand_json(d, ev.brief_missing) for d in ev.demands],
         "near_misses": [near_miss_json(nm) for nm in ev.near_misses],
         "crash": None if crash is None else {
-            "error": plain(crash.error), "limit": crash.limit, "lift": crash.lift, "rescorable": crash.rescorable,
-            "partial": crash.partial, "hides": [plain(k) for k in crash.hides],
+            "error": json_text(crash.error), "limit": crash.limit, "lift": crash.lift, "rescorable": crash.rescorable,
+            "partial": crash.partial, "hides": [json_text(k) for k in crash.hides],
         },
-        "hints": [{"kind": h.kind, "text": plain(h.text), "towards": h.towards} for h in ev.hints],
+        "hints": [{"kind": h.kind, "text": json_text(h.text), "towards": h.towards} for h in ev.hints],
         "across": across_json(across),
-        "saved_elsewhere": [plain(s) for s in ev.saved_elsewhere],
+        "saved_elsewhere": [json_text(s) for s in ev.saved_elsewhere],
         "towards_specification": ev.towards_specification,
-        "causes": [plain(c) for c in ev.causes],
+        "causes": [json_text(c) for c in ev.causes],
         "observed": ev.observed,
         "proposed": [format_repair(r) for r in propose(ev)],
-        "not_proposed": [{"repair": format_repair(j.repair), "stated": plain(j.stated), "refused": plain(j.refused)}
+        "not_proposed": [{"repair": format_repair(j.repair), "stated": json_text(j.stated), "refused": json_text(j.refused)}
                          for j in judged(ev) if not j.notation_only],
         "decidable": decidable(ev) is not None,
-        "rescore_blocked": plain(blocked(ev)),
+        "rescore_blocked": json_text(blocked(ev)),
         "lines": [{"kind": i.kind, "text": i.text, "tone": i.tone, "towards": i.towards} for i in report.items],
-        "errors": [plain(e) for e in ev.errors],
+        "errors": [json_text(e) for e in ev.errors],
     }

@@ -34,6 +34,7 @@ from reviewer.analysis.reading.scan import (
 )
 from reviewer.model.records import record
 from reviewer.model.sanitize import strip_sgr
+from reviewer.model.wording import count, plural
 
 MAX_LINE = 4_000
 MAX_LINES = 3_000
@@ -127,7 +128,8 @@ def pairs_from_message(message: str, cancel: Cancel | None = None, notes: list[s
             out.append(pair)
             echo = len(out) - 1 if echoes_left(line) else None
     if skipped and notes is not None:
-        notes.append(f"{skipped} lines of the failure text past the reading budget were not read for expected/actual pairs")
+        notes.append(f"{count(skipped, 'line')} of the failure text past the reading budget {plural('was', skipped)} not read for "
+                     "expected/actual pairs")
     if not any(p.line.lstrip().startswith(("assert", "AssertionError: assert")) for p in out if not p.cut):
         out.extend(diff_pairs(lines))
     out.extend(two_line_pairs(lines, cancel))

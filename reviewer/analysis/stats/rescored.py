@@ -15,12 +15,17 @@ is None and no re-scored figure is shown anywhere.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reviewer.analysis.stats.facts import FailureKey
 from reviewer.model.check import split_failure_id
 from reviewer.model.records import record
 from reviewer.rescore.record import FAILING, Entry, read_entries
 from reviewer.rescore.tally import Tally, tally
 from reviewer.store.protocol import Store
+
+if TYPE_CHECKING:
+    from reviewer.analysis.stats.summary import Scope, Stats
 
 
 @record
@@ -84,3 +89,19 @@ def rescored(store: Store) -> Rescored:
     rows, tally_errors = tally(store) if entries else ((), [])
     return Rescored(frozenset(repaired) if entries else None, lines, rows,
                     tuple(dict.fromkeys([*errors, *tally_errors])))
+
+
+def stats_with_rescores(store: Store, scope: Scope, width: int) -> tuple[Stats, Rescored, str]:
+    """The statistics, the folder's re-scores and the text ``reviewer stats`` prints (the app's ``S``
+    shows the same): the pass rates with the re-scored one when something was re-scored, then
+    each task and model's checks passing as recorded and with the repairs."""
+    from reviewer.analysis.stats.facts import collect
+    from reviewer.analysis.stats.summary import compute_stats, render_stats
+    from reviewer.rescore.tally import render_tally
+
+    rescores = rescored(store)
+    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
+    text = render_stats(stats, width)
+    if rescores.tally:
+        text += "\n" + render_tally(rescores.tally)
+    return stats, rescores, text

@@ -22,6 +22,7 @@ from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import plural
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
 
 MAX_PREDICTIONS_FILE = 64 << 20
@@ -204,7 +205,7 @@ def render_score(s: Score) -> str:
     """The score as plain text: the predictor beside the baseline, then the mistakes."""
     labelled = s.tp + s.fp + s.fn + s.tn
     lines = [
-        f"{labelled} labelled failures ({s.tp + s.fn} specification, {s.fp + s.tn} capability)",
+        f"{labelled} labelled {plural('failure', labelled)} ({s.tp + s.fn} specification, {s.fp + s.tn} capability)",
         "",
         f"{'':<22}{'precision':>10}{'recall':>10}{'F1':>10}",
         f"{'predictor':<22}{fmt(s.precision):>10}{fmt(s.recall):>10}{fmt(s.f1):>10}",

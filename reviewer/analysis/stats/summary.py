@@ -35,6 +35,7 @@ from reviewer.analysis.stats.passrates import (
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
+from reviewer.model.wording import count, plural
 
 
 @record
@@ -235,7 +236,7 @@ def render_stats(s: Stats, width: int = 100) -> str:
     """The statistics as plain text with bars, for the terminal and the Stats screen."""
     t = s.total
     lines = [
-        f"{t.failures} failures · {t.labelled} labelled ({percent(t.progress if t.failures else None)}) · "
+        f"{count(t.failures, 'failure')} · {t.labelled} labelled ({percent(t.progress if t.failures else None)}) · "
         f"{t.specification} specification · {t.capability} capability"
         + (f" · {s.left_out} left out (reviewers disagree)" if s.left_out else "")
         + (f" · {s.stale} stale" if s.stale else ""),
@@ -249,7 +250,7 @@ def render_stats(s: Stats, width: int = 100) -> str:
     r = s.verifier_fnr
     if r.runs and r.value is not None and r.low is not None and r.high is not None:
         lines.append(
-            f"verifier false-negative rate: {r.hits} of {r.runs} fully labelled failing runs failed only on "
+            f"verifier false-negative rate: {r.hits} of {r.runs} fully labelled failing {plural('run', r.runs)} failed only on "
             f"specification = {percent(r.value)} (95% Wilson interval {percent(r.low)} to {percent(r.high)})"
         )
         lines.append("  " + interval_line(r.low, r.value, r.high, max(20, min(60, width - 12))))
@@ -257,7 +258,7 @@ def render_stats(s: Stats, width: int = 100) -> str:
         lines.append("verifier false-negative rate: no failing run is fully labelled yet")
     lines.append("")
     if s.reviewers:
-        lines.append(f"progress per reviewer (of {t.failures} failures)")
+        lines.append(f"progress per reviewer (of {count(t.failures, 'failure')})")
         rows: list[tuple[str, float | None, str]] = [(plain(p.reviewer), p.labelled / t.failures if t.failures else 0.0,
                  f"{p.labelled} labelled · {p.deferred} deferred" + (f" · {p.stale} stale" if p.stale else "")) for p in s.reviewers]
         lines += ["  " + ln for ln in bar_rows(rows, max(10, min(40, width - 60)), min(24, max(len(r[0]) for r in rows)))]
@@ -296,12 +297,12 @@ def pass_rate_text(pr: PassRates) -> list[str]:
     if not o.checks:
         return ["pass rates: no check ran", ""]
     lines = [
-        f"pass rates ({o.checks} checks ran; corrected: failures labelled specification count as passes): "
+        f"pass rates ({count(o.checks, 'check')} ran; corrected: failures labelled specification count as passes): "
         f"graded {interval_text(o.graded)} · corrected {interval_text(o.corrected)}"
         + (f" · re-scored {interval_text(o.rescored)}" if o.rescored else ""),
     ]
     if o.unlabelled:
-        lines.append(f"  {o.unlabelled} failure(s) still unlabelled: the corrected figures are not final")
+        lines.append(f"  {count(o.unlabelled, 'failure')} still unlabelled: the corrected figures are not final")
     places = {}
     for p in pr.ranking:
         arrow = f"▲{p.change}" if p.change > 0 else f"▼{-p.change}" if p.change < 0 else "="
@@ -311,7 +312,8 @@ def pass_rate_text(pr: PassRates) -> list[str]:
     if len(pr.model_tasks) <= PAIRS_IN_TEXT:
         lines += rate_rows("model / task", pr.model_tasks, pr.rescored) + [""]
     else:
-        lines += [f"{len(pr.model_tasks)} model x task pairs: see --json or `reviewer report`", ""]
+        lines += [f"{count(len(pr.model_tasks), 'model x task pair')}: see --json or `reviewer report`", ""]
     moved = [p for p in pr.ranking if p.change]
-    lines.append(f"ranking: {len(moved)} model(s) change place once corrected" if moved else "ranking: no model changes place once corrected")
+    lines.append(f"ranking: {count(len(moved), 'model')} {plural('changes', len(moved), 'change')} place once corrected" if moved
+                 else "ranking: no model changes place once corrected")
     return lines + [""]

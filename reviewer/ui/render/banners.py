@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reviewer.model.wording import count
 from reviewer.store.safe_fs import TextBlob
 from reviewer.ui.render.lines import Prepared
 
@@ -29,7 +30,7 @@ def prepared_banner(prepared: Prepared, what: str = "file") -> tuple[str, ...]:
     if prepared.controls:
         banner.append(CONTROLS_BANNER)
     if prepared.cut_chars:
-        banner.append(f"\u26a0 long lines cut: {prepared.cut_chars:,} characters not shown (e: show more)")
+        banner.append(f"\u26a0 long lines cut: {count(prepared.cut_chars, 'character')} not shown (e: show more)")
     if prepared.cut_lines:
-        banner.append(f"\u26a0 {prepared.cut_lines:,} lines not shown")
+        banner.append(f"\u26a0 {count(prepared.cut_lines, 'line')} not shown")
     return tuple(banner)

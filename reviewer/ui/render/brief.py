@@ -8,6 +8,7 @@ from textual.content import Content
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import clean_and_cap
+from reviewer.model.wording import count
 from reviewer.ui.render.banners import CONTROLS_BANNER, HIDDEN_BANNER
 from reviewer.ui.render.markdown import markdown_lines
 
@@ -35,10 +36,10 @@ def prepare_brief(text: str, notes: tuple[str, ...]) -> BriefText:
     if cleaned.controls:
         banner.append(CONTROLS_BANNER)
     if capped.cut_lines or capped.cut_chars:
-        banner.append(f"\u26a0 long brief: {capped.cut_lines:,} lines and {capped.cut_chars:,} characters not shown")
+        banner.append(f"\u26a0 long brief: {count(capped.cut_lines, 'line')} and {count(capped.cut_chars, 'character')} not shown")
     body = capped.text
     if capped.cut_lines:
-        body += f"\n\n*\u2026 {capped.cut_lines:,} more lines not shown*\n"
+        body += f"\n\n*\u2026 {count(capped.cut_lines, 'more line')} not shown*\n"
     return BriefText(body, tuple(banner))
 
 

@@ -10,6 +10,7 @@ from textual.content import Content
 from reviewer.model import Check, CheckStatus, check_id
 from reviewer.model.records import record
 from reviewer.model.sanitize import clean, one_line
+from reviewer.model.wording import count
 from reviewer.review.view import FailureView
 from reviewer.ui.render.badges import Piece, others_lines, verdict_badge
 
@@ -34,13 +35,14 @@ class CheckList:
 
 
 def message_lines(check: Check) -> list[str]:
-    """The first lines of a check's message, sanitised, for under its row."""
-    text = clean(check.message[:20_000]).text.rstrip("\n")
+    """The first lines of a check's message, sanitised, for under its row (a tab between words shows
+    as ``→``: a checker may tell it from spaces, so the reviewer must too)."""
+    text = clean(check.message[:20_000], mark_tabs=True).text.rstrip("\n")
     if not text:
         return []
     lines = [line[:300] for line in text.split("\n")]
     if len(lines) > MESSAGE_LINES:
-        lines = lines[:MESSAGE_LINES] + [f"\u2026 {len(lines) - MESSAGE_LINES} more lines"]
+        lines = lines[:MESSAGE_LINES] + [f"\u2026 {count(len(lines) - MESSAGE_LINES, 'more line')}"]
     return lines
 
 

@@ -17,7 +17,8 @@ from rich.text import Text
 from textual.content import Content
 
 from reviewer.model.records import record
-from reviewer.model.sanitize import clean, clean_and_cap
+from reviewer.model.sanitize import TAB_STOP, clean, clean_and_cap
+from reviewer.model.wording import count
 from reviewer.ui.render.language import language_for
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ LINE_CAP = 4_000
 """Characters of one line rendered before a truncation marker (``e`` shows more)."""
 MAX_LINES = 50_000
 """Lines rendered per file or output before the rest is cut."""
-TAB_SIZE = 4
+TAB_SIZE = TAB_STOP
 MARKER = re.compile(r" \u2026\[line truncated: [\d,]+ more characters\]$")
 MARKER_STYLE = "bold $text-warning on $warning-muted"
 CUT_STYLE = "italic $text-warning"
@@ -114,7 +115,7 @@ def tail_note(cut_lines: int) -> list[Content]:
     """A last line saying how many lines were left out."""
     if not cut_lines:
         return []
-    return [Content.styled(f"\u2026 {cut_lines:,} more lines not shown", CUT_STYLE)]
+    return [Content.styled(f"\u2026 {count(cut_lines, 'more line')} not shown", CUT_STYLE)]
 
 
 def finish(lines: list[Content] | LazyLines, cleaned_hidden: bool, controls: bool, capped_lines: int,

@@ -83,6 +83,8 @@ class Part:
         notice: a one-line message instead of lines (no file, cannot read...), "" when there are lines.
         coloured: syntax colours are in (False: plain lines now, colours to come).
         theme: the highlight theme the colours are of ("" for lines no theme colours).
+        raw: the recorded text as it is, when these lines were decoded from it (the test output
+            a ``go test -json`` stream carries); None when they are the recorded text.
     """
 
     key: Hashable
@@ -91,6 +93,7 @@ class Part:
     notice: str = ""
     coloured: bool = True
     theme: str = ""
+    raw: Part | None = None
 
 
 @record
@@ -171,7 +174,8 @@ def render_code(code: CodeView, cap: int, theme: type[HighlightTheme] | None, co
 
 
 def render_output(view: FailureView, cap: int) -> Part:
-    """The Grader pane's raw output."""
+    """The Grader pane's output: as recorded, or decoded when it is meant for machines (a
+    ``go test -json`` stream: the test output it carries, the recorded lines as its ``raw``)."""
     blob = view.output
     key = ("output", view.grader.name if view.grader else "", text_key(blob), cap)
     if blob is None:
@@ -179,7 +183,22 @@ def render_output(view: FailureView, cap: int) -> Part:
     if blob.error:
         return notice(key, f"cannot show the output: {one_line(blob.error)}")
     prepared = REMEMBERED.get(key, lambda: ansi_lines(blob.text, cap, blob_notes(blob, "output")))
-    return Part(key, prepared, prepared_banner(prepared, "output"))
+    raw = Part(key, prepared, prepared_banner(prepared, "output"))
+    if blob.binary:
+        return raw
+    decoded_key = ("decoded", *key)
+    decoded = REMEMBERED.get(decoded_key, lambda: decode_output(blob, view.grader.format if view.grader else "", cap))
+    if decoded is None:
+        return raw
+    return Part(decoded_key, decoded, prepared_banner(decoded, "output"), raw=raw)
+
+
+def decode_output(blob: TextBlob, fmt: str, cap: int) -> Prepared | None:
+    """The decoded lines of an output meant for machines, None for any other (see :func:`render_output`)."""
+    from reviewer.parsers import readable_output
+
+    text = readable_output(blob.text, fmt)
+    return None if text is None else ansi_lines(text, cap, blob_notes(blob, "output"))
 
 
 def render_view(view: FailureView, theme: type[HighlightTheme] | None, code_cap: int, output_cap: int,

@@ -15,6 +15,7 @@ from textual.content import Content
 from reviewer.model import ToolCall, Turn
 from reviewer.model.records import record
 from reviewer.model.sanitize import cap_text, clean, one_line
+from reviewer.model.wording import count
 from reviewer.ui.render.language import language_for
 from reviewer.ui.render.lines import code_lines, plain_lines
 
@@ -54,14 +55,14 @@ def body(text: str, indent: str, style: str, out: TranscriptLines, index: int) -
     """Append a block of sanitised, capped text, indented."""
     cleaned = clean(text[: TURN_LINES * TURN_LINE])
     out.hidden = out.hidden or cleaned.hidden
-    capped = cap_text(cleaned.text.rstrip("\n").expandtabs(4), TURN_LINES, TURN_LINE)
+    capped = cap_text(cleaned.text.rstrip("\n"), TURN_LINES, TURN_LINE)
     if not capped.text:
         return
     for line in capped.text.split("\n"):
         out.lines.append(Content.styled(indent + line, style) if style else Content(indent + line))
         out.turn_of_line.append(index)
     if capped.cut_lines:
-        out.lines.append(Content.styled(f"{indent}\u2026 {capped.cut_lines:,} more lines", "italic $text-warning"))
+        out.lines.append(Content.styled(f"{indent}\u2026 {count(capped.cut_lines, 'more line')}", "italic $text-warning"))
         out.turn_of_line.append(index)
 
 

@@ -9,7 +9,8 @@ from textual.screen import ModalScreen
 
 from reviewer.model import LoadError
 from reviewer.model.sanitize import one_line
-from reviewer.ui.screens.help import CLOSE
+from reviewer.model.wording import count
+from reviewer.ui.screens.help import CLOSE, CLOSE_HINT
 from reviewer.ui.widgets.text_view import TextView
 
 
@@ -25,7 +26,8 @@ class ErrorsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """A titled box with a scrolling list."""
         with Vertical(id="errors-box") as box:
-            box.border_title = Content(f"{len(self.errors)} not loaded")
+            box.border_title = Content(f"{count(len(self.errors), 'item')} not loaded" if self.errors else "Load errors")
+            box.border_subtitle = Content(CLOSE_HINT)
             yield TextView(id="errors-view")
 
     def on_mount(self) -> None:

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count
 from reviewer.review.across_view import (
     Cell,
     Grid,
@@ -136,12 +137,14 @@ class MatrixScreen(ModalScreen[None]):
             headers = [h for _, h in run_columns(m)]
             self.rows = check_rows(m, verdict_of, self.symbols)
             first = "check"
-            what = f"checks of task {one_line(self.shown_task, 60)} by run \u00b7 {len(self.rows)} checks, {len(headers)} runs"
+            what = (f"checks of task {one_line(self.shown_task, 60)} by run \u00b7 {count(len(self.rows), 'check')}, "
+                    f"{count(len(headers), 'run')}")
         else:
             headers = [one_line(model, 40) for model in grid.models]
             self.rows = task_rows(grid, verdict_of, self.symbols)
             first = "task"
-            what = f"{len(self.rows)} tasks by {len(headers)} models \u00b7 \u2713 every check passes, \u2717n failing checks"
+            what = (f"{count(len(self.rows), 'task')} by {count(len(headers), 'model')} \u00b7 \u2713 every check passes, "
+                    "\u2717n failing checks")
         self.headers = headers
         table.add_column(Text(first), key="title")
         for i, h in enumerate(headers):

@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from reviewer.model.sanitize import one_line
+from reviewer.model.wording import count
 from reviewer.ui.bindings import FIND_BINDINGS, SEARCH_BINDINGS
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.text_view import TextView
@@ -121,7 +122,7 @@ class NavigatorPanel(Vertical):
             return
         listing = self.navigator.listing
         parts: list[Content | tuple[str, str] | str] = [(listing.filter.value, "bold $text-accent"),
-                                                         f" \u00b7 {len(listing.order):,}{'+' if listing.more else ''} runs"]
+                                                         f" \u00b7 {len(listing.order):,}+ runs" if listing.more else f" \u00b7 {count(len(listing.order), 'run')}"]
         if listing.search.strip():
             parts += ["  ", (f"/{one_line(listing.search.strip(), 40)}", "$text-warning")]
         self.query_one("#nav-header", Static).update(Content.assemble(*parts), layout=False)

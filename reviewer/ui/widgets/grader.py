@@ -15,6 +15,7 @@ from reviewer.model import GraderRecord
 from reviewer.model.sanitize import one_line
 from reviewer.review.rescoring import Shown
 from reviewer.review.view import FailureView
+from reviewer.ui.bindings import GRADER_BINDINGS, GRADER_RAW, key_label
 from reviewer.ui.render.checks import check_list, locate
 from reviewer.ui.render.lines import plain_texts
 from reviewer.ui.render.panes import Part
@@ -23,20 +24,29 @@ from reviewer.ui.widgets.pane import Pane
 from reviewer.ui.widgets.text_view import TextView
 
 
-def grader_header(grader: GraderRecord | None) -> Content:
-    """Grader name, command, exit status and the attempt it graded."""
+def grader_header(grader: GraderRecord | None, shown: str = "", key: str = "o") -> Content:
+    """Grader name, exit status, the attempt it graded, which output is shown, the command.
+
+    ``shown``: "decoded" or "raw" when the output has both forms (``go test -json``), with the
+    ``key`` that switches between them; "" when it has one.
+    """
     if grader is None:
         return Content.styled("no grader recorded", "$text-muted")
     exit_text = "exit ?" if grader.exit_status is None else f"exit {grader.exit_status}"
     exit_style = "$text-success" if grader.exit_status == 0 else "bold $text-error"
+    form: list[tuple[str, str] | str] = []
+    if shown:
+        other = "raw lines" if shown == "decoded" else "decoded"
+        form = ["  ", (f"{shown} output", "bold $text-secondary"), (f" ({key}: {other})", "$text-muted")]
     return Content.assemble((one_line(grader.name, 40), "bold"), "  ", (exit_text, exit_style), f"  attempt {grader.attempt}",
-                            "  ", (one_line(grader.command, 120), "$text-accent"))
+                            *form, "  ", (one_line(grader.command, 120), "$text-accent"))
 
 
 class GraderPane(Pane):
     """A grader's verdicts on the current attempt."""
 
     TITLE = "Grader"
+    BINDINGS = GRADER_BINDINGS
     DEFAULT_CSS = """
     GraderPane #rescored-title { height: 1; background: $boost; }
     GraderPane #rescored { height: 1fr; }
@@ -60,6 +70,10 @@ class GraderPane(Pane):
         self.output_plain: list[str] = []
         self.rescored: Shown | None = None
         """The re-score shown beneath the output (None: the section is hidden)."""
+        self.raw = False
+        """Show the output as recorded even when it has a decoded form (``o``; kept from failure to failure)."""
+        self.last: tuple[FailureView, Part, Mapping[str, str]] | None = None
+        """What :meth:`show` was last handed (``o`` shows it again in the other form)."""
 
     def compose_body(self) -> ComposeResult:
         """Check list above, raw output below, then the re-score section (hidden until there is one)."""
@@ -103,8 +117,13 @@ class GraderPane(Pane):
         return self.checks_view
 
     def show(self, view: FailureView, output: Part, symbols: Mapping[str, str]) -> None:
-        """Header, check list, output, and the current check found in the output."""
-        self.set_header(grader_header(view.grader))
+        """Header, check list, output (decoded or as recorded), and the current check found in the output."""
+        self.last = (view, output, symbols)
+        shown = ""
+        if output.raw is not None:
+            shown = "raw" if self.raw else "decoded"
+            output = output.raw if self.raw else output
+        self.set_header(grader_header(view.grader, shown, key_label(self.app, GRADER_RAW)))
         self.show_checks(view, symbols)
         if output.key != self.shown:
             if output.notice:
@@ -140,6 +159,19 @@ class GraderPane(Pane):
         line, _ = where
         self.output_view.set_marked(line, scroll=False)
         self.output_view.scroll_to_line(line)  # at column 0: the start of `--- FAIL:` stays in sight
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``o`` only where the output has a decoded form (hidden from the footer elsewhere)."""
+        if action == "toggle_raw_output":
+            return self.last is not None and self.last[1].raw is not None
+        return True
+
+    def action_toggle_raw_output(self) -> None:
+        """Switch the output between its decoded form and the lines as recorded."""
+        self.raw = not self.raw
+        if self.last is not None:
+            self.show(*self.last)
+        self.screen.refresh_bindings()
 
     def on_text_view_line_clicked(self, message: TextView.LineClicked) -> None:
         """Click a check: a failing one becomes the current failure; any other is found in the output."""

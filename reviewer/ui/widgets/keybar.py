@@ -4,7 +4,8 @@ Textual's ``Footer`` makes a widget per key and builds them all again whenever t
 change (five times while the app starts, and on focus moves): about a third of the time the app
 took to show its first screen. This bar draws the same line (same layout, same theme variables)
 from one text and repaints only when what it shows changed. A key is clicked like a key press
-(a disabled one rings the bell); hovering shows its tooltip.
+(a disabled one rings the bell); hovering shows its tooltip. On a narrow terminal whole keys are
+left off, the least needed first, so the help key and the palette key always stay in sight.
 """
 
 from __future__ import annotations
@@ -111,6 +112,30 @@ def lay_out(shown: Shown, display: Callable[[Binding], str],
     return left, right, items
 
 
+FIRST_TO_GO = ("rescore", "quit", "defer", "note", "dismiss-warning")
+"""Binding ids left off first when the bar is too narrow for every key (then the last keys go):
+the palette key on the right and the help key stay."""
+KEEP = ("help",)
+
+
+def fit(shown: Shown, display: Callable[[Binding], str], palette: tuple[Binding, bool, str] | None,
+        width: int) -> tuple[list[Piece], list[Piece], list[Item]]:
+    """:func:`lay_out` for ``width`` columns: whole keys are left off (:data:`FIRST_TO_GO` first, then
+    from the end, never :data:`KEEP`) until the rest fits beside the palette key."""
+    left, right, items = lay_out(shown, display, palette)
+    room = width - sum(len(p.text) for p in right)
+    kept = list(shown)
+    while sum(len(p.text) for p in left) > room and kept:
+        droppable = [n for n, (b, _, _) in enumerate(kept) if (b.id or "") not in KEEP]
+        if not droppable:
+            break
+        order = {name: rank for rank, name in enumerate(FIRST_TO_GO)}
+        first = min(droppable, key=lambda n: (order.get(kept[n][0].id or "", len(order)), -n))
+        del kept[first]
+        left, right, items = lay_out(tuple(kept), display, palette)
+    return left, right, items
+
+
 class KeyBar(Widget, can_focus=False):
     """The footer line of the review screen."""
 
@@ -177,9 +202,19 @@ class KeyBar(Widget, can_focus=False):
         if shown == self.shown and palette == self.palette:
             return
         self.shown, self.palette = shown, palette
-        self.left, self.right, self.items = lay_out(shown, self.app.get_key_display, palette)
+        self.lay_out()
+
+    def lay_out(self) -> None:
+        """The bar for the shown keys at the current width; repaint."""
+        self.left, self.right, self.items = fit(self.shown or (), self.app.get_key_display, self.palette,
+                                                self.size.width or self.app.size.width)
         self.hover = -1
         self.refresh()
+
+    def on_resize(self) -> None:
+        """Another width may hold more or fewer keys."""
+        if self.shown is not None:
+            self.lay_out()
 
     def right_start(self) -> int:
         """The column the right part (the palette key) starts at."""
