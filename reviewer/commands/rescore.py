@@ -336,12 +336,12 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     run_jobs(store, planned.jobs, options, tool, args.jobs or os.cpu_count() or 1, emit, observe=args.observe)
     if planned.blocked and not planned.jobs:
         failed[0] = True
-        print(plain(f"reviewer rescore: {len(planned.blocked)} failure(s) have a proposed repair, and none can be run:"),
+        print(plain(f"reviewer rescore: {count(len(planned.blocked), 'failure')} with a proposed repair, and none can be run:"),
               file=sys.stderr)
         for line in planned.blocked[:20]:
             print(plain(f"  {line}"), file=sys.stderr)
     elif planned.blocked:
-        print(plain(f"reviewer rescore: {len(planned.blocked)} more failure(s) have a proposed repair that cannot run "
+        print(plain(f"reviewer rescore: {count(len(planned.blocked), 'more failure')} with a proposed repair that cannot run "
                     f"(first: {planned.blocked[0]})"), file=sys.stderr)
     if not planned.jobs and not planned.problems and not planned.blocked:
         what = "observe (no failing grading names the program its checker runs)" if args.observe else \
