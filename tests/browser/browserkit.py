@@ -209,8 +209,15 @@ def serve_argv(folder: Path, *extra: str) -> list[str]:
 def serving(folder: Path, *extra: str, timeout: float = 30.0, env: dict[str, str] | None = None) -> Iterator[Served]:
     """Run ``reviewer serve`` until the block ends, then stop it (SIGTERM, then SIGKILL). The block
     starts once it has printed its start (its address, then the line saying how to stop it)."""
-    proc = subprocess.Popen(serve_argv(folder, *extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    with running(serve_argv(folder, *extra), timeout, env) as served:
+        yield served
+
+
+@contextmanager
+def running(argv: list[str], timeout: float = 30.0, env: dict[str, str] | None = None, cwd: Path | None = None) -> Iterator[Served]:
+    """:func:`serving` for any command that prints an address and then :data:`STARTED`."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})}, cwd=cwd)
     lines: list[str] = []
     started = threading.Event()
     reader = threading.Thread(target=drain, args=(proc.stdout, lines, started), daemon=True)
@@ -219,7 +226,7 @@ def serving(folder: Path, *extra: str, timeout: float = 30.0, env: dict[str, str
         started.wait(timeout)
         url = next((m.group(1) for line in lines if (m := re.search(r"(http://\S+)", line))), "")
         if not url or not any(STARTED in line for line in lines):
-            raise AssertionError(f"reviewer serve printed no address: {lines}")
+            raise AssertionError(f"{argv[1:4]} printed no address: {lines}")
         yield Served(proc, url, lines, reader)
     finally:
         if proc.poll() is None:
