@@ -127,10 +127,10 @@ def stop_early(signum: int, frame: object) -> None:
     raise Stopped(signum)
 
 
-async def run(server: object, sock: socket.socket) -> tuple[str, int]:
-    """Serve until SIGINT or SIGTERM; then stop listening, close every tab and end its app process
-    (:meth:`ReviewerServer.end_sessions`) before the event loop ends. Returns the signal's name and
-    how many tabs were open."""
+async def run(server: object, sock: socket.socket, signals: tuple[signal.Signals, ...] = SIGNALS) -> tuple[str, int]:
+    """Serve until one of ``signals`` arrives; then stop listening, close every tab and end its app
+    process (:meth:`ReviewerServer.end_sessions`) before the event loop ends. Returns the signal's
+    name and how many tabs were open."""
     from aiohttp import web
 
     stop = asyncio.Event()
@@ -141,7 +141,7 @@ async def run(server: object, sock: socket.socket) -> tuple[str, int]:
         stop.set()
 
     loop = asyncio.get_running_loop()
-    for sig in SIGNALS:
+    for sig in signals:
         loop.add_signal_handler(sig, stopping, sig)
     app = await server._make_app()  # type: ignore[attr-defined]
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=5.0)
@@ -156,7 +156,7 @@ async def run(server: object, sock: socket.socket) -> tuple[str, int]:
         tabs = await ending() if ending is not None else 0
     finally:
         await runner.cleanup()
-        for sig in SIGNALS:  # not given back to the default (a second signal would end the exit with no line)
+        for sig in signals:  # not given back to the default (a second signal would end the exit with no line)
             loop.remove_signal_handler(sig)
             signal.signal(sig, signal.SIG_IGN)
     return (received[0] if received else "a stop"), tabs
@@ -173,18 +173,20 @@ def chosen_token(given: str | None) -> tuple[str | None, str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """reviewer serve."""
-    for sig in SIGNALS:
+    """reviewer serve (a signal the parent set to be ignored, as a shell does SIGINT for a
+    background job, stays ignored)."""
+    signals = tuple(sig for sig in SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN)
+    for sig in signals:
         signal.signal(sig, stop_early)
     try:
-        return serve(args)
+        return serve(args, signals)
     except Stopped as stopped:
         print(f"reviewer serve: stopped by {stopped.name} before it served", flush=True)
         return 0
 
 
-def serve(args: argparse.Namespace) -> int:
-    """reviewer serve, once SIGINT and SIGTERM stop it wherever it is."""
+def serve(args: argparse.Namespace, signals: tuple[signal.Signals, ...]) -> int:
+    """reviewer serve, once ``signals`` stop it wherever it is."""
     try:
         from reviewer.commands.serve_web import PageScriptChanged, ReviewerServer
     except ImportError as exc:
@@ -217,7 +219,7 @@ def serve(args: argparse.Namespace) -> int:
     else:
         print("  (every request needs the token in this address, on loopback too; open it as printed)", flush=True)
     print("  each browser tab runs its own review session; Ctrl+C stops the server", flush=True)
-    name, tabs = asyncio.run(run(server, sock))
+    name, tabs = asyncio.run(run(server, sock, signals))
     closed = f"{tabs} review session{'s' * (tabs != 1)} closed" if tabs else "no review session was open"
     print(f"reviewer serve: stopped by {name}; {closed} (every label was saved as it was made)", flush=True)
     return 0
