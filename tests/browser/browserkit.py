@@ -314,3 +314,44 @@ def followed(context: Any, page: Any, canary: Canary, url_before: str, pages_bef
     page.evaluate("0")  # the click's handlers have run in the page by the time this answers
     canary.hit.wait(wait)
     return {"new_pages": len(context.pages) - pages_before, "canary_requests": list(canary.hits), "left_page": page.url != url_before}
+
+
+BEFORE_FIX = "REVIEWER_BEFORE_FIX_PYTHON"
+"""Names a Python whose ``reviewer`` is the code before a fix: the attacks on ``serve``
+(tests/reliability/attacks/f16, f17) then show the attack live on it."""
+REFERENCE_SERVER = """
+import asyncio, sys
+from pathlib import Path
+from textual_serve.server import Server
+from reviewer.commands.serve import app_command, listen, run
+sock = listen("127.0.0.1", 0)
+port = sock.getsockname()[1]
+server = Server(app_command(Path(sys.argv[1]), sys.argv[2]), host="127.0.0.1", port=port)
+print(f"reference server at http://127.0.0.1:{port}/", flush=True)
+print("Ctrl+C stops the server", flush=True)
+asyncio.run(run(server, sock))
+"""
+
+
+def server_before_fix(root: Path, reviewer: str) -> tuple[list[str], str]:
+    """The command of ``reviewer serve`` as it was before the serve fixes, on loopback with no
+    token, and which one it is: the code :data:`BEFORE_FIX` names, or else the reference,
+    textual-serve's own server and page on the same app command (the old guard checked, on
+    loopback, only the ``Host`` name and an ``Origin`` when one was sent, and loaded the same
+    page script)."""
+    before = os.environ.get(BEFORE_FIX)
+    if before:
+        return [before, "-m", "reviewer.cli", "serve", str(root), "--port", "0", "--reviewer", reviewer], f"the code before the fix ({BEFORE_FIX})"
+    return [sys.executable, "-c", REFERENCE_SERVER, str(root), reviewer], "the reference (textual-serve's own server and page)"
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found

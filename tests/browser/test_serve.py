@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browserkit import local_url, serve_argv, serving
+from browserkit import children, local_url, serve_argv, serving
 
 textual_serve = pytest.importorskip("textual_serve", reason="reviewer serve needs textual-serve (pip install '.[test]')")
 aiohttp = pytest.importorskip("aiohttp")
@@ -126,19 +126,6 @@ def test_a_given_token_is_required_and_a_short_one_refused(folder: Path) -> None
     argv = serve_argv(folder, "--token", "short")
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
     assert done.returncode == 2 and "at least 16" in done.stderr and "http://" not in done.stdout
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
 
 
 def alive(pid: int) -> bool:

@@ -37,7 +37,6 @@ from attacks import Outcome
 
 FINDING = 16
 TITLE = "reviewer serve on loopback answered any local user with no token: the screen, and keys that label as the server's user"
-BEFORE_FIX = "REVIEWER_BEFORE_FIX_PYTHON"
 OTHER_UID = 65534
 LABEL_SECONDS = 60.0
 """How long the live part waits for the attacker's key press to become a label (a label written
@@ -154,38 +153,9 @@ def attacking(port: int, token: str = "", press: str = "s") -> Iterator[tuple[di
             proc.wait()
 
 
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
-
-
 def labels_of(root: Path, name: str) -> str:
     """The text of ``name``'s labels files under root ("" when there is none)."""
     return "".join(p.read_text() for p in sorted(root.glob(f"*/labels/{name}.toml")))
-
-
-def old_server(root: Path, work: Path) -> tuple[list[str], str]:
-    """The command of the server as it was, and which one it is."""
-    before = os.environ.get(BEFORE_FIX)
-    if before:
-        return [before, "-m", "reviewer.cli", "serve", str(root), "--port", "0", "--reviewer", "owner"], f"the code before the fix ({BEFORE_FIX})"
-    reference = work / "reference_server.py"
-    reference.write_text(
-        "import asyncio, sys\nfrom pathlib import Path\nfrom textual_serve.server import Server\n"
-        "from reviewer.commands.serve import app_command, listen, run\n"
-        "sock = listen('127.0.0.1', 0)\nport = sock.getsockname()[1]\n"
-        "server = Server(app_command(Path(sys.argv[1]), 'owner'), host='127.0.0.1', port=port)\n"
-        "print(f'reference server at http://127.0.0.1:{port}/', flush=True)\nprint('Ctrl+C stops the server', flush=True)\n"
-        "asyncio.run(run(server, sock))\n"
-    )
-    return [sys.executable, str(reference), str(root)], "the reference (textual-serve's own server, what the old guard passed through)"
 
 
 def wait_for_label(root: Path, name: str) -> str:
@@ -199,7 +169,7 @@ def wait_for_label(root: Path, name: str) -> str:
 def check(work: Path) -> Outcome:
     """The tokenless client from another user against the server as it was, then against this tree's."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "browser"))
-    from browserkit import running, serving
+    from browserkit import children, running, server_before_fix, serving
     from sessionkit import RunSpec, write_session
 
     home = {f"XDG_{kind}_HOME": str(work / kind.lower()) for kind in ("CONFIG", "DATA", "CACHE")}
@@ -208,7 +178,7 @@ def check(work: Path) -> Outcome:
         roots[which] = work / which / "sessions"
         write_session(roots[which], "s1", [RunSpec("r1")])
 
-    argv, which_old = old_server(roots["old"], work)
+    argv, which_old = server_before_fix(roots["old"], "owner")
     with running(argv, timeout=60, env=home, cwd=work) as old:
         with attacking(old.port) as (old_report, _):
             old_label = wait_for_label(roots["old"], "owner") if old_report.get("websocket") == 101 else ""

@@ -24,7 +24,6 @@ page's CSP sandbox without popups, ``window.open`` replaced).
 
 from __future__ import annotations
 
-import os
 import sys
 import urllib.request
 from pathlib import Path
@@ -34,25 +33,7 @@ from attacks import Outcome
 
 FINDING = 17
 TITLE = "URLs in recorded text were live links in the served page; a click opened them"
-BEFORE_FIX = "REVIEWER_BEFORE_FIX_PYTHON"
 LINK_PATH = "/recorded-link"
-
-
-def old_server(root: Path, work: Path) -> tuple[list[str], str]:
-    """The command of the server as it was, and which one it is."""
-    before = os.environ.get(BEFORE_FIX)
-    if before:
-        return [before, "-m", "reviewer.cli", "serve", str(root), "--port", "0", "--reviewer", "owner"], f"the code before the fix ({BEFORE_FIX})"
-    reference = work / "reference_server.py"
-    reference.write_text(
-        "import asyncio, sys\nfrom pathlib import Path\nfrom textual_serve.server import Server\n"
-        "from reviewer.commands.serve import app_command, listen, run\n"
-        "sock = listen('127.0.0.1', 0)\nport = sock.getsockname()[1]\n"
-        "server = Server(app_command(Path(sys.argv[1]), 'owner'), host='127.0.0.1', port=port)\n"
-        "print(f'reference server at http://127.0.0.1:{port}/', flush=True)\nprint('Ctrl+C stops the server', flush=True)\n"
-        "asyncio.run(run(server, sock))\n"
-    )
-    return [sys.executable, str(reference), str(root)], "the reference (textual-serve's own server and page)"
 
 
 def click_the_link(browser: Any, url: str, link: str, canary: Any) -> dict[str, Any]:
@@ -93,7 +74,7 @@ def served_statically(base: str, token: str) -> dict[str, bool]:
 def check(work: Path) -> Outcome:
     """Click a recorded URL in the page of the server as it was, then in this tree's."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "browser"))
-    from browserkit import ARGS, CHROMIUM, Canary, linked_folder, running, serving
+    from browserkit import ARGS, CHROMIUM, Canary, linked_folder, running, server_before_fix, serving
 
     home = {f"XDG_{kind}_HOME": str(work / kind.lower()) for kind in ("CONFIG", "DATA", "CACHE")}
     try:
@@ -112,7 +93,7 @@ def check(work: Path) -> Outcome:
         try:
             with Canary() as canary:
                 link = canary.url(LINK_PATH)
-                argv, which_old = old_server(linked_folder(work / "old" / "sessions", link), work)
+                argv, which_old = server_before_fix(linked_folder(work / "old" / "sessions", link), "owner")
                 with running(argv, timeout=60, env=home, cwd=work) as old:
                     old_seen = click_the_link(browser, old.url, link, canary)
             with Canary() as canary:
