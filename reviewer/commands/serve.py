@@ -162,6 +162,13 @@ async def run(server: object, sock: socket.socket, signals: tuple[signal.Signals
     return (received[0] if received else "a stop"), tabs
 
 
+def errors_folder() -> Path:
+    """Where the app processes' error output is kept: ``$XDG_CACHE_HOME/reviewer/serve-errors``
+    (a traceback of Textual's lists locals, recorded text among them: the folder is the user's only)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "reviewer" / "serve-errors"
+
+
 def chosen_token(given: str | None) -> tuple[str | None, str]:
     """The token to require and where it came from (``--token``, the environment, generated), or
     (None, why) when the one given is too short to resist guessing."""
@@ -206,7 +213,8 @@ def serve(args: argparse.Namespace, signals: tuple[signal.Signals, ...]) -> int:
         return 1
     port = sock.getsockname()[1]
     try:
-        server = ReviewerServer(app_command(folder, args.reviewer), folder.name, token, is_loopback(args.host), args.host, port)
+        server = ReviewerServer(app_command(folder, args.reviewer), folder.name, token, is_loopback(args.host), args.host, port,
+                                errors=errors_folder())
     except PageScriptChanged as exc:
         sock.close()
         print(f"reviewer serve: {exc}", file=sys.stderr)

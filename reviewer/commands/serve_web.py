@@ -24,6 +24,13 @@ function that opens nothing before the script runs (xterm.js's OSC 8 links and t
 that allows no popup and no dialog, and an app's ``open_url`` request is dropped here (the app
 has no link of its own to open).
 
+Each app process is the app itself (the shell execs it). Its output is read to the end even
+after its tab is gone (an app blocked writing to a full pipe never sees the request to quit);
+when its tab closes or the server stops it is asked to quit, killed after :data:`QUIT_GRACE`,
+and reaped with its pipes closed before the event loop ends (a pipe left to the garbage
+collector after that raised "Event loop is closed" on the way out). Its error output goes to a
+file of its own, named in one line of the server's error output.
+
 The page is our own: textual-serve's template fetches a web font from the network; this one
 uses the fonts textual-serve ships, and a Content-Security-Policy that allows only this server.
 """
@@ -37,6 +44,9 @@ import html
 import json
 import logging
 import re
+import secrets
+import shlex
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -44,6 +54,8 @@ from typing import Any
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
+
+from reviewer.model.sanitize import plain_line
 
 log = logging.getLogger("reviewer.serve")
 MAX_SESSIONS = 16
@@ -123,7 +135,24 @@ def host_name(host_header: str) -> str:
 
 
 class ReviewService(AppService):
-    """One tab's app process: no ``open_url`` reaches the browser; it ends within a grace, always reaped."""
+    """One tab's app process: no ``open_url`` reaches the browser; its output is read to the end
+    even once its tab is gone; it ends within a grace, always reaped."""
+
+    _ending: asyncio.Task[None] | None = None
+    _detached = False
+    error_log: Path | None = None
+    """Where the app's error output goes (the shell command redirects it), or None: relayed to the
+    server's output as textual-serve does."""
+
+    async def on_data(self, payload: bytes) -> None:
+        """Forward the app's output to its tab while the tab is there, then drop it: an app whose
+        output is no longer read blocks writing it and never sees the request to quit."""
+        if self._detached:
+            return
+        try:
+            await super().on_data(payload)
+        except Exception:  # noqa: BLE001 - the websocket is closing or closed (aiohttp says so in several ways)
+            self._detached = True
 
     async def on_meta(self, data: bytes) -> None:
         """Forward what textual-serve forwards, except a request to open a link (dropped, said once)."""
@@ -135,8 +164,6 @@ class ReviewService(AppService):
             log.warning("reviewer serve: a review session asked the browser to open a link; not opened")
             return
         await super().on_meta(data)
-
-    _ending: asyncio.Task[None] | None = None
 
     async def end(self) -> None:
         """Tell the app to quit; kill it when it has not within :data:`QUIT_GRACE` seconds; return
@@ -166,6 +193,24 @@ class ReviewService(AppService):
             if not done:  # a child of the app still holds its output open
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
+        transport = getattr(process, "_transport", None)  # its pipes, closed while the loop still runs
+        if transport is not None and not transport.is_closing():
+            transport.close()
+            await asyncio.sleep(0)
+        self.report_errors()
+
+    def report_errors(self) -> None:
+        """One line for an app that wrote error output (its last line, and where the rest is);
+        an empty error log is removed."""
+        log_file = self.error_log
+        if log_file is None or not log_file.exists():
+            return
+        lines = [line for line in log_file.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
+        if not lines:
+            log_file.unlink(missing_ok=True)
+            return
+        last = plain_line(lines[-1].strip(" │╰╯─")).strip()[:200]
+        log.warning("reviewer serve: a review session's app wrote error output (%s); all of it is in %s", last, log_file)
 
 
 class ReviewerServer(Server):
@@ -177,12 +222,15 @@ class ReviewerServer(Server):
         token: the token every request must carry.
         loopback: bound to a loopback address: then only loopback ``Host`` names are served.
         bind_host: the address bound to (also accepted as a ``Host``).
+        errors: a folder for each app's error output (a file a tab, removed when empty; one line
+            on the server's output says when there is some), or None to relay it as textual-serve does.
 
     Raises:
         PageScriptChanged: see :func:`inert_links_script`.
     """
 
-    def __init__(self, command: str, folder: str, token: str, loopback: bool, bind_host: str, port: int) -> None:
+    def __init__(self, command: str, folder: str, token: str, loopback: bool, bind_host: str, port: int,
+                 errors: Path | None = None) -> None:
         super().__init__(command, host=bind_host, port=port, title=f"reviewer · {folder}")
         if not token:
             raise ValueError("reviewer serve always needs a token")
@@ -193,6 +241,7 @@ class ReviewerServer(Server):
         self.cookie = f"reviewer_token_{port}"
         self.script = inert_links_script(Path(self.statics_path))
         self.sessions: dict[web.WebSocketResponse, ReviewService | None] = {}
+        self.errors = errors
 
     def refused(self, why: str, status: int = 403) -> web.Response:
         """A plain refusal that says what to do."""
@@ -265,8 +314,14 @@ class ReviewerServer(Server):
             async def close() -> None:
                 await websocket.close()
 
-            service = ReviewService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+            command, error_log = self.command, None
+            if self.errors is not None:
+                self.errors.mkdir(parents=True, exist_ok=True, mode=0o700)
+                error_log = self.errors / f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}.txt"
+                command = f"{command} 2>{shlex.quote(str(error_log))}"
+            service = ReviewService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                     close=close, download_manager=self.download_manager, debug=False)
+            service.error_log = error_log
             self.sessions[websocket] = service
             await service.start(dimension(request, "width", 80), dimension(request, "height", 24))
             await self._process_messages(websocket, service)
@@ -286,14 +341,16 @@ class ReviewerServer(Server):
         """Close every tab and end its app process (quit, or killed after :data:`QUIT_GRACE`);
         return how many there were, once every process is reaped."""
         open_now = list(self.sessions.items())
-        await asyncio.gather(*(websocket.close(code=1001, message=b"server shutting down") for websocket, _ in open_now))
-        await asyncio.gather(*(service.end() for _, service in open_now if service is not None))
+        # a websocket still in its handshake cannot be closed yet: its handler ends its app
+        await asyncio.gather(*(websocket.close(code=1001, message=b"server shutting down") for websocket, _ in open_now),
+                             return_exceptions=True)
+        await asyncio.gather(*(service.end() for _, service in open_now if service is not None), return_exceptions=True)
         return len(open_now)
 
     async def close_sockets(self, app: web.Application) -> None:
         """On shutdown: close any tab still open, so each app process is told to quit."""
-        for ws in list(self.sessions):
-            await ws.close(code=1001, message=b"server shutting down")
+        await asyncio.gather(*(ws.close(code=1001, message=b"server shutting down") for ws in list(self.sessions)),
+                             return_exceptions=True)
 
 
 async def no_content(request: web.Request) -> web.Response:
