@@ -209,7 +209,7 @@ def test_the_token_is_in_no_command_line_nor_an_app_environment(folder: Path) ->
     assert len(seen) == 3 and not any(token.encode() in part for part in seen)
 
 
-TINY_APP = """
+ASKS_TO_OPEN = """
 from textual.app import App
 from textual.widgets import Static
 
@@ -218,56 +218,121 @@ class Asks(App):
         yield Static("starting", id="said")
 
     def on_mount(self):
-        self.open_url(URL)
+        self.open_url("http://127.0.0.1:9/asked")
         self.query_one("#said").update("ASKED-TO-OPEN")
 
 Asks().run()
 """
 
+CHATTY = """
+from textual.app import App
+from textual.widgets import Static
+
+class Chatty(App):
+    def compose(self):
+        yield Static("CHATTY-STARTED", id="said")
+
+    def on_mount(self):
+        self.count = 0
+        self.set_interval(0.01, self.tick)
+
+    def tick(self):  # the whole screen again every 10 ms: output never stops
+        self.count += 1
+        self.query_one("#said").update(f"{self.count} " * 3000)
+
+Chatty().run()
+"""
+
+FAILS = """
+from textual.app import App
+
+class Fails(App):
+    def on_mount(self):
+        self.call_after_refresh(self.fail)
+
+    def fail(self):
+        raise RuntimeError("the app failed \x1b[31mred\x1b[0m on purpose")
+
+Fails().run()
+"""
+
 SERVER = """
 import asyncio, sys
+from pathlib import Path
 from reviewer.commands.serve import listen, run
 from reviewer.commands.serve_web import ReviewerServer
 sock = listen("127.0.0.1", 0)
 port = sock.getsockname()[1]
-server = ReviewerServer(sys.argv[1], "t", sys.argv[2], True, "127.0.0.1", port)
+server = ReviewerServer(sys.argv[1], "t", sys.argv[2], True, "127.0.0.1", port, errors=Path(sys.argv[3]))
 print(port, flush=True)
-asyncio.run(run(server, sock))
+name, tabs = asyncio.run(run(server, sock))
+print(f"stopped by {name}; {tabs} tab(s)", flush=True)
 """
+TOKEN = "t" * 24
 
 
-def test_an_app_asking_to_open_a_link_reaches_no_browser(tmp_path: Path) -> None:
-    app = tmp_path / "asks.py"
-    app.write_text(TINY_APP.replace("URL", repr("http://127.0.0.1:9/asked")))
-    token = "t" * 24
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, f"exec {sys.executable} {app}", token],
+def serve_app(tmp_path: Path, source: str, until: bytes | None) -> tuple[list[str], str, str, Path]:
+    """Serve a small Textual app of ``source`` (one tab) until the tab received ``until`` (None:
+    until the server closed the tab), then SIGTERM the server: the tab's text messages, the
+    server's output and error output, and its folder of error logs."""
+    app = tmp_path / "app.py"
+    app.write_text(source)
+    errors = tmp_path / "errors"
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, f"exec {sys.executable} {app}", TOKEN, str(errors)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    texts: list[str] = []
     try:
         assert proc.stdout is not None
         port = int(proc.stdout.readline())
 
-        async def tab() -> tuple[list[str], bytes]:
-            texts: list[str] = []
+        async def tab() -> None:
             seen = b""
             async with aiohttp.ClientSession() as session:
-                async with session.ws_connect(f"ws://127.0.0.1:{port}/ws?token={token}") as ws:
-                    while b"ASKED-TO-OPEN" not in seen:  # drawn after the app asked: any open_url came first
+                async with session.ws_connect(f"ws://127.0.0.1:{port}/ws?token={TOKEN}") as ws:
+                    while until is None or until not in seen:
                         message = await asyncio.wait_for(ws.receive(), 60)
+                        if until is None and message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                            break
                         if message.type == aiohttp.WSMsgType.TEXT:
                             texts.append(message.data)
                         elif message.type == aiohttp.WSMsgType.BINARY:
                             seen += message.data
                         else:
                             raise AssertionError(message)
-            return texts, seen
+                    proc.send_signal(signal.SIGTERM)  # with the tab open, its app busy
+                    await asyncio.to_thread(proc.wait, 60)
 
-        texts, _ = asyncio.run(tab())
+        asyncio.run(tab())
     finally:
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    return texts, out, err, errors
+
+
+def test_an_app_asking_to_open_a_link_reaches_no_browser(tmp_path: Path) -> None:
+    # drawn after the app asked: an open_url would have reached the tab first
+    texts, _, err, _ = serve_app(tmp_path, ASKS_TO_OPEN, b"ASKED-TO-OPEN")
     assert not any("open_url" in text or "asked" in text for text in texts), texts
     assert "asked the browser to open a link; not opened" in err
-    assert proc.returncode == 0
+
+
+def test_an_app_whose_tab_is_gone_still_quits_by_itself(tmp_path: Path) -> None:
+    # its output is still read once its websocket is closed: it is not blocked writing and sees the quit
+    _, out, err, _ = serve_app(tmp_path, CHATTY, b"CHATTY-STARTED")
+    assert out.splitlines()[-1] == "stopped by SIGTERM; 1 tab(s)"
+    assert "did not quit" not in err and "Traceback" not in err + out, err
+
+
+def test_an_app_error_output_is_kept_in_a_file_and_named_in_one_line(tmp_path: Path) -> None:
+    _, out, err, errors = serve_app(tmp_path, FAILS, None)
+    logs = list(errors.iterdir())
+    assert len(logs) == 1 and "RuntimeError" in logs[0].read_text() and errors.stat().st_mode & 0o077 == 0
+    [line] = [line for line in err.splitlines() if line.strip()]
+    assert line.startswith("reviewer serve: a review session's app wrote error output (RuntimeError: the app failed ")
+    assert line.endswith(f" on purpose); all of it is in {logs[0]}")
+    assert "\x1b" not in err + out
 
 
 def test_the_page_script_is_served_without_its_links_addon(tmp_path: Path) -> None:
