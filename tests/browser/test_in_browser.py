@@ -58,7 +58,7 @@ def test_the_served_app_labels_a_failure(browser: Any, folder: Path, tmp_path: P
     failures = [f.id for run in store.runs for f in store.failures(run)]
     labelled = f"{labels[0]['session']}/{labels[0]['run']}#{labels[0]['check']}"
     assert labelled in failures and labelled != failures[0]  # `j` moved off the first failure first
-    assert all(url.startswith(served.url) for url in requests), requests  # nothing from elsewhere (no web font)
+    assert all(url.startswith(served.base) for url in requests), requests  # nothing from elsewhere (no web font)
     assert (tmp_path / "served.png").stat().st_size > 10_000
 
 
