@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Callable
 
 from reviewer.model import Failure, Run
 from reviewer.model.records import record
-from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repair, parse_repair
+from reviewer.model.repair import BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
 from reviewer.model.wording import count
-from reviewer.review.outcome import NOTHING, Outcome, tell
+from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.store.labeller import UnknownFailure
 from reviewer.store.sessions import LRU
 
@@ -61,6 +61,8 @@ class Plan:
     runtime: str
     time_limit: float
     tool: Tool
+    observe: bool = False
+    """Only observe the program (the evidence is inconclusive and no repair is proposed)."""
 
     def lines(self) -> list[str]:
         """The confirmation's text, a line each, sanitised (the screen shows it without markup)."""
@@ -68,6 +70,20 @@ class Plan:
 
     def text(self) -> list[str]:
         """The confirmation's lines as written from the run's data."""
+        if self.observe:
+            return [
+                f"Failure: {self.failure_id}", "",
+                "The evidence is inconclusive: nothing recorded shows what the program printed or where it stopped, "
+                "and no repair of notation is proposed.",
+                "",
+                f"Observe {self.program}: run the recorded grader once as recorded, nothing repaired, inside the "
+                f"bubblewrap sandbox ({self.tool.version}), and note every run of {self.program} (its arguments, "
+                "input, output, and how it ended).",
+                f"Grader command: {self.command}   ({'in ' + self.cwd if self.cwd else 'in the attempt' + chr(39) + 's folder'})",
+                f"Runtime: {self.runtime}",
+                f"No network, the system read-only, a fresh temporary folder the only writable place, at most {self.time_limit:g} s.",
+                f"The notes are saved in {self.run_key.partition('/')[0]}/rescores/ and the evidence is read again with them.",
+            ]
         out = [f"Failure: {self.failure_id}", ""]
         for r in self.repairs:
             out.append(f"Repair: {describe_repair(r)}" + (f"   ({one_line(r.reason, 160)})" if r.reason else ""))
@@ -149,6 +165,8 @@ class Finished:
     cancelled: bool = False
     unsaved: str = ""
     """Why the record could not be saved ("" when it was)."""
+    observed: str = ""
+    """What an observation saw (``7 runs of fast_expt.py observed``); "" for a re-score."""
 
 
 @record(frozen=False, slots=False)
@@ -191,14 +209,6 @@ def shown_path(paths: list[Path], root: Path) -> str:
         return str(paths[0])
 
 
-def applicable(rerun_program: str, reads: tuple[str, ...], repairs: tuple[Repair, ...]) -> tuple[Repair, ...]:
-    """The repairs a re-run can apply: output is re-expressed only where a ``program``'s output or
-    files the checker ``reads`` are graded (the rule of ``reviewer rescore --all-proposed``)."""
-    if rerun_program or reads:
-        return repairs
-    return tuple(r for r in repairs if r.kind not in STDOUT_KINDS)
-
-
 class Rescoring:
     """The review's re-scores: the one running, what is known per failure, the notes offered.
 
@@ -227,7 +237,8 @@ class Rescoring:
 
     def prepare(self, session: ReviewSession, failure_id: str, cancelled: Callable[[], bool]) -> Plan | Refusal:
         """What re-scoring ``failure_id`` with its proposed repair would run, or why it cannot."""
-        from reviewer.analysis.evidence.proposals import propose
+        from reviewer.analysis.evidence.decidable import rerun_missing, runnable
+        from reviewer.analysis.evidence.proposals import judged, propose
         from reviewer.rescore.runtime import RuntimeMissing, describe, runtimes
         from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
 
@@ -239,16 +250,23 @@ class Rescoring:
             return Refusal(failure_id, str(exc))
         grader = run.grader(failure.grader)
         rerun = grader.rerun if grader is not None else None
-        if rerun is None:
-            return Refusal(failure_id, f"The run declares no way to re-run its grader {failure.grader!r}: its run.toml "
-                                       "has no [grader.rerun] table (sessions/README.md). Nothing was run.")
-        if rerun.problem:
-            return Refusal(failure_id, f"The run's [grader.rerun] cannot be used: {rerun.problem}. Nothing was run.")
-        repairs = applicable(rerun.program, rerun.reads, propose(session.evidence(failure_id, cancelled)))
-        if not repairs:
-            return Refusal(failure_id, "The evidence proposes no repair of notation for this failure (no near miss, "
-                                       "interpreter limit or misplaced file), so there is nothing to re-score with. "
-                                       "`reviewer rescore --repair KIND:ARGS` tries a repair of your own. Nothing was run.")
+        ev = session.evidence(failure_id, cancelled)
+        proposed = propose(ev)
+        if rerun is None or rerun.problem:
+            return Refusal(failure_id, f"Grader {failure.grader!r} cannot be run again: "
+                                       f"{rerun_missing(rerun, bool(proposed))}. Nothing was run.")
+        repairs = tuple(r for r in proposed if runnable(rerun, r))
+        observe = not repairs and not proposed and bool(rerun.program) and not ev.observed
+        if proposed and not repairs:
+            return Refusal(failure_id, f"The proposed repair cannot run: {rerun_missing(rerun, True)}. Nothing was run.")
+        if not repairs and not observe:
+            held = [j.describe() for j in judged(ev) if not j.notation_only]
+            why = f" (not proposed: {'; '.join(held)})" if held else ""
+            return Refusal(failure_id, "The evidence proposes no repair of notation for this failure (no near miss of "
+                                       f"a notation the brief leaves out, interpreter limit or misplaced file){why}, so "
+                                       "there is nothing to re-score with"
+                                       + ("" if rerun.program else "; and its [grader.rerun] names no program to observe")
+                                       + ". `reviewer rescore --repair KIND:ARGS` tries a repair of your own. Nothing was run.")
         try:
             tool = (self.sandbox or require_sandbox)()
         except SandboxUnavailable as exc:
@@ -259,7 +277,7 @@ class Rescoring:
         except RuntimeMissing as exc:
             return Refusal(failure_id, f"The grader cannot run here: {exc}. Nothing was run.")
         return Plan(failure_id, run.key, failure.grader, repairs, rerun.command, rerun.cwd, rerun.program, runtime,
-                    self.options.wall_seconds or rerun.time_limit, tool)
+                    self.options.wall_seconds or rerun.time_limit, tool, observe)
 
     def run(self, session: ReviewSession, plan: Plan, stop: threading.Event, cancelled: Callable[[], bool],
             progress: Callable[[str, float], None]) -> Finished:
@@ -267,6 +285,8 @@ class Rescoring:
         from reviewer.rescore.engine import NotRerunnable
         from reviewer.rescore.sandbox import Cancelled, SandboxUnavailable
 
+        if plan.observe:
+            return self.observed(session, plan, lambda: stop.is_set() or cancelled(), progress)
         try:
             run, failure = session.labeller.find(plan.failure_id)
             result = self.rescored(session, run, failure, plan, lambda: stop.is_set() or cancelled(), progress)
@@ -282,7 +302,32 @@ class Rescoring:
             paths = save(Path(session.store.root), session.reviewer, [result])
         except (RecordUnsafe, OSError) as exc:
             return Finished(plan.failure_id, shown_from(result, session.reviewer, ""), unsaved=str(exc))
+        session.forget_evidence()  # the control run observed the program: the evidence is read again
         return Finished(plan.failure_id, shown_from(result, session.reviewer, shown_path(paths, Path(session.store.root))))
+
+    def observed(self, session: ReviewSession, plan: Plan, cancel: Callable[[], bool],
+                 progress: Callable[[str, float], None]) -> Finished:
+        """Observe the program (the grader run once as recorded, in the sandbox), then save the notes."""
+        from reviewer.rescore.engine import NotRerunnable, observe_grader
+        from reviewer.rescore.record import RecordUnsafe, save_observations
+        from reviewer.rescore.sandbox import Cancelled, SandboxUnavailable
+
+        try:
+            run, _failure = session.labeller.find(plan.failure_id)
+            seen = observe_grader(session.store, run, plan.grader, options=self.options, tool=plan.tool, cancel=cancel,
+                                  progress=progress)
+        except Cancelled:
+            return Finished(plan.failure_id, cancelled=True)
+        except (UnknownFailure, NotRerunnable, SandboxUnavailable) as exc:
+            return Finished(plan.failure_id, error=str(exc))
+        except Exception as exc:  # noqa: BLE001 - shown to the reviewer, never a traceback
+            return Finished(plan.failure_id, error=f"{type(exc).__name__}: {exc}")
+        try:
+            paths = save_observations(Path(session.store.root), session.reviewer, [seen])
+        except (RecordUnsafe, OSError) as exc:
+            return Finished(plan.failure_id, observed=seen.summary(), unsaved=str(exc))
+        session.forget_evidence()
+        return Finished(plan.failure_id, observed=f"{seen.summary()}; saved in {shown_path(paths, Path(session.store.root))}")
 
     def rescored(self, session: ReviewSession, run: Run, failure: Failure, plan: Plan, cancel: Callable[[], bool],
                  progress: Callable[[str, float], None]) -> Rescore:
@@ -328,11 +373,17 @@ class Rescoring:
             self.running = None
         if done.cancelled:
             return tell("Re-score cancelled: nothing was recorded.", "Re-score", "warning", 6)
+        if done.observed:
+            out = tell(plain(f"Observed: {done.observed}. The evidence now reads what the program printed."),
+                       "Observed", "information", 12).then(doing(Work.VIEW))
+            return out.then(tell(plain(f"The notes were not saved: {done.unsaved}"), "Observe", "error", 20)) \
+                if done.unsaved else out
         if done.shown is None:
             return tell(plain(f"The re-score could not run: {done.error}"), "Re-score failed", "error", 20)
         self.known.put(done.failure_id, done.shown)
         self.offered.discard(done.failure_id)
         out = tell(summary_text(done.shown), "Re-scored", "information" if done.shown.reproduced else "warning", 15)
+        out = out.then(doing(Work.VIEW))  # the control run observed the program: the evidence is read again
         if done.unsaved:
             out = out.then(tell(plain(f"The re-score was not saved: {done.unsaved}"), "Re-score", "error", 20))
         return out

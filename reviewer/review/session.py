@@ -293,6 +293,10 @@ class ReviewSession:
         self.evidence_cache.put(failure_id, found)
         return found
 
+    def forget_evidence(self) -> None:
+        """Drop the remembered evidence: a re-score observed a program, so it is read again."""
+        self.evidence_cache.clear()
+
     def cached_evidence(self, failure_id: str) -> Evidence | None:
         """The evidence of a failure when it was computed already."""
         hit = self.evidence_cache.get(failure_id)

@@ -155,7 +155,7 @@ async def test_refusals_say_why_and_run_nothing(tmp_path: Path, basic: Path, mon
             await pilot.press("space" if key == " " else key)
         await press(app, pilot, "enter")
         text = dialog_text(app)
-        assert "declares no way to re-run" in text and "Nothing was run" in text
+        assert "no way to run its grader again" in text and "--rerun-command" in text and "Nothing was run" in text
         assert [b.id for b in app.screen.query(Button)] == ["rescore-no"]
         await press(app, pilot, "escape", "question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -175,6 +175,37 @@ async def test_refusals_say_why_and_run_nothing(tmp_path: Path, basic: Path, mon
         await press(app, pilot, "y")  # y on a refusal only closes it
         assert app.screen is app.review_screen and app.review_screen.rescores.rescoring.running is None
         assert not list(folder.glob("*/rescores"))
+
+
+@pytest.mark.slow  # the grader really runs in bubblewrap
+@sync
+async def test_inconclusive_evidence_offers_to_observe_the_program(tmp_path: Path) -> None:
+    """An imported oracle that runs the program itself shows nothing it printed: R offers to observe
+    it; once observed, the strip shows the renamed key and R proposes the repair."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests" / "rescore"))
+    from test_observe_imported import PROGRAM, imported
+
+    need_sandbox()
+    folder = imported(tmp_path, PROGRAM, "right")
+    failure = "powers/power--right#grader:oracle_power.py::test_mults_are_logarithmic"
+    app = make_app(folder, reviewer="bo", start_failure=failure)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        assert not any("renamed key" in line for line in evidence_text(app))
+        await press(app, pilot, "R")
+        assert isinstance(app.screen, RescoreDialog) and app.screen.plan.observe
+        assert "Observe power.py" in dialog_text(app) and "nothing repaired" in dialog_text(app)
+        await pilot.press("y")
+        await until(app, pilot, lambda: app.review_screen.rescores.rescoring.running is None, 120, settled=False)
+        await until(app, pilot, lambda: any("renamed key" in line for line in evidence_text(app)), 60)
+        said = [n for n in app.notes if n.title == "Observed"]  # type: ignore[attr-defined]
+        assert said and "2 runs of power.py observed" in said[-1].message
+        assert any("observed in a re-score" in line for line in evidence_text(app))
+        await press(app, pilot, "R")
+        assert isinstance(app.screen, RescoreDialog) and not app.screen.plan.observe
+        assert "Repair: key steps->mults" in dialog_text(app)
 
 
 def test_what_a_re_score_says_is_sanitised() -> None:

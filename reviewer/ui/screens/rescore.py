@@ -97,14 +97,17 @@ class RescoreDialog(ModalScreen[bool]):
         refused = isinstance(self.plan, Refusal)
         lines = [plain(self.plan.reason)] if isinstance(self.plan, Refusal) else self.plan.lines()
         with Vertical(id="rescore-box", classes="dialog") as box:
-            box.border_title = Content("Cannot re-score" if refused else "Re-score with the proposed repair?")
+            observe = isinstance(self.plan, Plan) and self.plan.observe
+            box.border_title = Content("Cannot re-score" if refused else
+                                       "Observe the program?" if observe else "Re-score with the proposed repair?")
             with VerticalScroll(id="rescore-text"):
                 yield Static(Content("\n".join(lines)), id="rescore-body", markup=False)
             with Horizontal(id="rescore-buttons"):
                 if not refused:
-                    yield Button("Re-score", id="rescore-yes", variant="primary")
+                    yield Button("Observe" if observe else "Re-score", id="rescore-yes", variant="primary")
                 yield Button("Close" if refused else "Cancel", id="rescore-no")
-            keys = "[b]escape[/b] close" if refused else "[b]y[/b] re-score  [b]n[/b] or [b]escape[/b] cancel"
+            keys = ("[b]escape[/b] close" if refused else
+                    f"[b]y[/b] {'observe' if observe else 're-score'}  [b]n[/b] or [b]escape[/b] cancel")
             yield Static(Content.from_markup(keys), classes="dialog-keys")
 
     def on_mount(self) -> None:
@@ -201,6 +204,8 @@ class RescoreFlow:
             if self.clock is not None:
                 self.clock.stop()
                 self.clock = None
+            if not message.finished.error and not message.finished.cancelled:  # the program was observed: read anew
+                self.screen.workspace.evidence.waiting(self.screen.workspace.evidence.failure_id)
             self.screen.query_one(RescoreStrip).done()
             self.screen.act(self.rescoring.finish(message.finished))
             self.draw()
