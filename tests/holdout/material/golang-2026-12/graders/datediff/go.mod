@@ -1,0 +1,3 @@
+module example.com/datediff
+
+go 1.19
