@@ -79,12 +79,18 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     scope = resolve_scope("stats", args)
     store = open_store(args.path)
-    stats, rescores, text = stats_with_rescores(store, scope, terminal_width())
+    only = args.rescores_of
+    if only == "me":
+        from reviewer.store.identity import resolve_reviewer
+
+        only = resolve_reviewer(getattr(args, "reviewer", None))
+    stats, rescores, text = stats_with_rescores(store, scope, terminal_width(), only)
     warn("stats", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
     warn("stats", [*stats.errors, *rescores.errors])
     if args.json:
-        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(rescores.tally)}, ensure_ascii=True,
-                         indent=2))
+        print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(rescores.tally),
+                          "rescores_counted": {"reviewers": list(rescores.reviewers), "only": rescores.only}},
+                         ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(text)
     return 0
@@ -138,6 +144,9 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     )
     folder_args(p)
     scope_args(p)
+    p.add_argument("--rescores-of", metavar="NAME", default="",
+                   help="count only NAME's re-score records in the re-scored figures (default: every record, each "
+                        "reviewer named); `--rescores-of me` counts your own")
     p = command_parser(
         sub, "score",
         "score predictions ([[prediction]] session, run, check, flagged) against the labels, beside the "

@@ -68,7 +68,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             return 1
     scope = resolve_scope("report", args)
     store = open_store(args.path)
-    rescores = rescored(store)
+    rescores = rescored(store, args.rescores_of)
     data = build_report(store, scope, predictions, rescores)
     warn("report", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
     warn("report", [*data.stats.errors, *rescores.errors])
@@ -96,6 +96,8 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     )
     p.add_argument("path", nargs="?", type=Path, help="sessions folder (default: ./sessions when it exists, else the bundled examples)")
     p.add_argument("-o", "--output", type=Path, default=Path("report.html"), metavar="FILE", help="where to write (default: report.html)")
+    p.add_argument("--rescores-of", metavar="NAME", default="",
+                   help="count only NAME's re-score records in the re-scored figures (default: every record, each reviewer named)")
     p.add_argument("--predictions", type=Path, action="append", metavar="FILE",
                    help="a predictor's [[prediction]] tables (as for `reviewer score`), scored beside the flag-everything baseline; repeatable")
     scope_args(p)

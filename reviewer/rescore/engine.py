@@ -34,13 +34,14 @@ from reviewer.rescore.layout import StagingError, fresh_staging
 from reviewer.rescore.runtime import Found, RuntimeMissing, describe, runtimes
 from reviewer.rescore.sandbox import (
     INSIDE,
+    Cancelled,
     Limits,
     Outcome,
     Tool,
     require_sandbox,
     run_sandboxed,
 )
-from reviewer.rescore.stage import lay_out
+from reviewer.rescore.stage import StagingCancelled, lay_out
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.protocol import Store
 
@@ -58,12 +59,14 @@ START = (
     f'&& cd "{INSIDE}/run/$1" || exit 125; '
     # The grader's output goes through a pipe made inside the sandbox, so a grader that opens
     # /dev/stdout by name (pytest --junitxml=/dev/stdout) can, as the sandbox's own user.
-    'if [ -z "$3" ]; then /bin/bash -c "$2" 2>&1 | cat; exit "${PIPESTATUS[0]}"; fi; '
+    # The run's own environment (the [grader.rerun] env, from $6 on) is set by env(1) for the grader
+    # only, inside every limit: nothing of it reaches bubblewrap, prlimit or this script.
+    'if [ -z "$3" ]; then /usr/bin/env -- "${@:6}" /bin/bash -c "$2" 2>&1 | cat; exit "${PIPESTATUS[0]}"; fi; '
     # The side channel (notes of the program's runs, the report file) is fd 9 for this script only:
     # the grader runs without it, under a time limit a little below the watchdog's, so its notes
     # are sent even when it runs out of time.
     'exec 9>&"$3"; eval "exec $3>&-"; '
-    'timeout -k 2 "$4" /bin/bash -c "$2" 9>&- 2>&1 | cat; s="${PIPESTATUS[0]}"; '
+    'timeout -k 2 "$4" /usr/bin/env -- "${@:6}" /bin/bash -c "$2" 9>&- 2>&1 | cat; s="${PIPESTATUS[0]}"; '
     'printf \'{"status": %d}\\n\' "$s" >&9; '
     f'for f in {OBSERVE}/*.json; do [ -f "$f" ] && [ ! -L "$f" ] && cat -- "$f" >&9 && echo >&9; done; '
     f'[ -f {OBSERVE}/dropped ] && printf \'{{"dropped": %d}}\\n\' "$(wc -c < {OBSERVE}/dropped)" >&9; '
@@ -136,6 +139,8 @@ class Rescore:
     at: str = ""
     notes: tuple[str, ...] = ()
     observation: Observation | None = None
+    memory: str = ""
+    """How the sandbox bounded memory (a cgroup, or a watchdog)."""
     stated: str = ""
     """Why the repairs change what the brief states ("" when they do not): a check they flip is
     then evidence for capability (the program ignored the brief), never a flip of notation."""
@@ -183,7 +188,8 @@ def rerun_of(run: Run, grader_name: str) -> tuple[GraderRecord, Rerun]:
 
 
 def environment(found: tuple[Found, ...], rerun: Rerun, extra: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    """The clean environment inside: fixed basics, the runtimes', the table's, the repairs'."""
+    """The clean environment inside: fixed basics, the runtimes', the repairs' (the table's own is
+    set for the grader alone, inside the limits: :data:`START`)."""
     path = [p for f in found for p in f.path] + ["/usr/local/bin", "/usr/bin", "/bin"]
     env = {"PATH": ":".join(dict.fromkeys(path)), "HOME": f"{INSIDE}/home", "TMPDIR": f"{INSIDE}/tmp",
            "USER": "sandbox", "LOGNAME": "sandbox", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC",
@@ -191,7 +197,6 @@ def environment(found: tuple[Found, ...], rerun: Rerun, extra: tuple[tuple[str, 
            "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     for f in found:
         env.update(f.env)
-    env.update(rerun.env)
     env.update(extra)
     return env
 
@@ -223,14 +228,17 @@ def one_run(tool: Tool, store: Store, run: Run, grader: GraderRecord, rerun: Rer
     watch = observe and bool(rerun.program)
     with fresh_staging() as staging:
         try:
-            staged = lay_out(store.root, run, grader, rerun, repairs, staging, found[0], OBSERVE if watch else "")
+            staged = lay_out(store.root, run, grader, rerun, repairs, staging, found[0], OBSERVE if watch else "", cancel)
+        except StagingCancelled:
+            raise Cancelled("the re-score was cancelled") from None
         except StagingError as exc:
             raise NotRerunnable(str(exc)) from None
         binds = [b for f in found for b in f.binds]
         env = environment(found, rerun, staged.env)
         side = os.pipe() if watch or rerun.report else None
         extra = [str(side[1]), f"{inner_seconds(limits.wall_seconds):g}", rerun.report] if side else ["", "", ""]
-        outcome = run_sandboxed(tool, staging, ["/bin/bash", "-c", START, "rescore", rerun.cwd, rerun.command, *extra],
+        own = [f"{name}={value}" for name, value in rerun.env]
+        outcome = run_sandboxed(tool, staging, ["/bin/bash", "-c", START, "rescore", rerun.cwd, rerun.command, *extra, *own],
                                 binds=binds, env=env, limits=limits, cancel=cancel, side=side)
     status, notes, dropped, report = read_side(outcome.side)
     if side is not None and status is not None and outcome.exit_status == 0 and status != 0:
@@ -529,7 +537,7 @@ def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
             output_before=c.before.output, output_after=c.after.output, exit_before=c.before.exit_status,
             exit_after=c.after.exit_status, stopped_before=c.before.stopped or c.before.limit,
             stopped_after=c.after.stopped or c.after.limit, seconds=c.seconds, at=c.at, notes=c.notes,
-            observation=c.observation, stated=stated))
+            observation=c.observation, memory=c.after.memory, stated=stated))
     return tuple(results)
 
 

@@ -144,7 +144,7 @@ def table(rs: list[Rescore], failures: list[str], evidence: dict[str, str]) -> d
         "command": r.command, "cwd": r.cwd, "runtime": r.runtime, "sandbox": r.sandbox,
         "reproduced": all(x.reproduced for x in rs), "summary": r.summary(),
         "stopped_before": r.stopped_before, "stopped_after": r.stopped_after, "seconds": round(r.seconds, 3),
-        "notes": list(r.notes), "limits": r.limits.as_table(),
+        "notes": list(r.notes), "limits": r.limits.as_table(), "memory": r.memory,
         "output_before": cut(r.output_before), "output_after": cut(r.output_after),
         "check": [{"key": c.key, "recorded": c.recorded, "before": c.before, "after": c.after, "message": c.message}
                   for c in r.checks],

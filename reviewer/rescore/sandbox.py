@@ -19,6 +19,7 @@ Without a working bubblewrap nothing runs: :class:`SandboxUnavailable` says whic
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import select
@@ -117,6 +118,7 @@ class Outcome:
         stopped: why the watchdog killed it ("" when it ended by itself).
         limit: the limit its exit status points at ("" when none).
         side: what the command wrote on its side channel (capped at 4 MiB), when it had one.
+        memory: how its memory was bounded (:func:`memory_guard`'s words).
     """
 
     exit_status: int | None
@@ -126,6 +128,7 @@ class Outcome:
     stopped: str = ""
     limit: str = ""
     side: bytes = b""
+    memory: str = ""
 
 
 def host_path() -> str:
@@ -264,37 +267,185 @@ def describe_status(status: int | None) -> str:
     return SIGNAL_WORDS.get(sig, f"killed by {sig.name}")
 
 
-def tree_rss(root_pid: int) -> int:
-    """Resident bytes of ``root_pid`` and every descendant (from /proc; 0 when unreadable)."""
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+WATCHED = ("watched from outside every 0.25 s: resident memory, shared memory and memory files of all its "
+           "processes together (no memory cgroup is writable here)")
+
+
+@record
+class Guard:
+    """A memory cgroup made for one sandboxed command (``procs`` "" when none could be made).
+
+    Attributes:
+        folder: the cgroup's folder.
+        procs: its ``cgroup.procs`` file (the command joins it before it starts).
+        version: 1 or 2.
+        words: how the memory is bounded, for the confirmation and the record.
+    """
+
+    folder: str = ""
+    procs: str = ""
+    version: int = 0
+    words: str = WATCHED
+
+    def oom_killed(self) -> bool:
+        """True when the kernel killed a process of the command for passing the memory limit."""
+        if not self.folder:
+            return False
+        name = "memory.events" if self.version == 2 else "memory.oom_control"
+        try:
+            text = Path(self.folder, name).read_text()
+        except OSError:
+            return False
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill" and value.strip().isdigit() and int(value) > 0:
+                return True
+        if self.version == 1:
+            try:
+                return int(Path(self.folder, "memory.failcnt").read_text().strip() or 0) > 0 and "under_oom 1" in text
+            except (OSError, ValueError):
+                return False
+        return False
+
+
+def own_cgroup(controller: str) -> tuple[Path, int] | None:
+    """This process's cgroup folder holding the memory controller, and the cgroup version."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and not controllers:
+            folder = CGROUP_ROOT / path.lstrip("/")
+            try:
+                if controller in (folder / "cgroup.subtree_control").read_text().split():
+                    return folder, 2
+            except OSError:
+                continue
+        elif controller in controllers.split(","):
+            return CGROUP_ROOT / controller / path.lstrip("/"), 1
+    return None
+
+
+def memory_guard(limits: Limits) -> Guard:
+    """A new memory cgroup capped at ``limits.memory_mb`` (shared memory, memory files and the
+    sandbox's tmpfs are charged to it, which a watchdog over resident memory never sees), or,
+    where no memory cgroup is writable, a guard that says the memory is watched from outside."""
+    found = own_cgroup("memory")
+    if found is None:
+        return Guard()
+    parent, version = found
+    folder = parent / f"reviewer-rescore-{os.getpid()}-{time.monotonic_ns()}"
+    cap = str(limits.memory_mb << 20)
+    try:
+        folder.mkdir()
+    except OSError:
+        return Guard()
+    try:
+        if version == 2:
+            (folder / "memory.max").write_text(cap)
+            with contextlib.suppress(OSError):
+                (folder / "memory.swap.max").write_text("0")
+            words = f"a cgroup v2 memory.max of {limits.memory_mb} MiB for all its processes (shared memory and memory files included)"
+        else:
+            (folder / "memory.limit_in_bytes").write_text(cap)
+            with contextlib.suppress(OSError):
+                (folder / "memory.memsw.limit_in_bytes").write_text(cap)
+            words = (f"a cgroup v1 memory.limit_in_bytes of {limits.memory_mb} MiB for all its processes (shared memory "
+                     "and memory files included)")
+    except OSError:
+        release(Guard(str(folder)))
+        return Guard()
+    return Guard(str(folder), str(folder / "cgroup.procs"), version, words)
+
+
+def memory_words(limits: Limits) -> str:
+    """How a sandboxed command's memory will be bounded here (made and removed at once)."""
+    guard = memory_guard(limits)
+    release(guard)
+    return guard.words
+
+
+def release(guard: Guard) -> None:
+    """Remove the guard's cgroup once its processes are gone (retried briefly)."""
+    if not guard.folder:
+        return
+    for _ in range(50):
+        try:
+            os.rmdir(guard.folder)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.02)
+
+
+JOIN = 'echo $$ > "$0" && exec "$@"'
+"""Join the cgroup named by $0, then become the sandbox's command (run before anything else of it)."""
+
+
+def tree_memory(root_pid: int) -> int:
+    """Resident bytes of ``root_pid`` and its descendants, plus the memory files and shared memory
+    they hold open (a ``memfd`` filled with ``fallocate`` is not resident): what the watchdog counts
+    where no memory cgroup can be made."""
+    pids = tree_pids(root_pid)
+    page = os.sysconf("SC_PAGE_SIZE")
+    total, seen = 0, set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                after = fh.read().rpartition(b")")[2].split()
+            total += int(after[21]) * page if len(after) > 21 else 0
+        except OSError:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if not (target.startswith("/memfd:") or target.startswith("/dev/shm/")):
+                    continue
+                st = os.stat(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_blocks * 512
+    return total
+
+
+def tree_pids(root_pid: int) -> set[int]:
+    """``root_pid`` and every descendant (from /proc)."""
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     try:
         names = os.listdir("/proc")
     except OSError:
-        return 0
+        return {root_pid}
     for name in names:
         if not name.isdigit():
             continue
         try:
             with open(f"/proc/{name}/stat", "rb") as fh:
-                raw = fh.read()
+                after = fh.read().rpartition(b")")[2].split()
         except OSError:
             continue
-        after = raw.rpartition(b")")[2].split()
-        if len(after) > 21:
+        if len(after) > 1:
             parents[int(name)] = int(after[1])
-            rss[int(name)] = int(after[21])
-    inside, frontier = {root_pid}, [root_pid]
     children: dict[int, list[int]] = {}
     for pid, ppid in parents.items():
         children.setdefault(ppid, []).append(pid)
+    inside, frontier = {root_pid}, [root_pid]
     while frontier:
         for child in children.get(frontier.pop(), ()):
             if child not in inside:
                 inside.add(child)
                 frontier.append(child)
-    page = os.sysconf("SC_PAGE_SIZE")
-    return sum(rss.get(p, 0) for p in inside) * page
+    return inside
 
 
 def kill_tree(proc: subprocess.Popen[bytes]) -> None:
@@ -313,13 +464,19 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
     ``side``: a pipe (read end, write end) the caller made; the write end is passed into the
     sandbox under its own number (which ``inner`` names) and closed here, and what arrives on
     the read end is the outcome's ``side`` (capped; the rest is read and dropped)."""
+    guard = memory_guard(limits)
     cmd = full_command(tool, staging, binds, env, limits, inner)
+    if guard.procs:
+        cmd = ["/bin/sh", "-c", JOIN, guard.procs, *cmd]
     start = time.monotonic()
     keep = (side[1],) if side is not None else ()
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True,
                                 close_fds=True, pass_fds=keep)
+    except BaseException:
+        release(guard)
+        raise
     finally:
         if side is not None:
             os.close(side[1])
@@ -356,8 +513,10 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
                 stopped = f"wall time limit ({limits.wall_seconds:g} s)"
             elif now >= next_memory:
                 next_memory = now + MEMORY_EVERY
-                if tree_rss(proc.pid) > memory_cap:
-                    stopped = f"memory limit ({limits.memory_mb} MiB resident in all its processes)"
+                if guard.oom_killed():
+                    stopped = f"memory limit ({limits.memory_mb} MiB in all its processes, its cgroup's)"
+                elif tree_memory(proc.pid) > memory_cap:
+                    stopped = f"memory limit ({limits.memory_mb} MiB in all its processes, shared memory included)"
             if stopped:
                 kill_tree(proc)
         if side is not None and side[0] in open_fds:  # the command is done: what is left on the side channel
@@ -379,13 +538,17 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
         if proc.poll() is None and stopped:
             kill_tree(proc)
         status = proc.wait()
+        oom = guard.oom_killed()
+        release(guard)
     if cancelled:
         raise Cancelled("the re-score was cancelled; the sandbox was killed")
+    if oom and not stopped:
+        stopped = f"memory limit ({limits.memory_mb} MiB in all its processes, its cgroup's: the kernel killed one)"
     text = b"".join(streams[fd][0]).decode("utf-8", "replace")
-    exit_status = None if stopped else (128 - status if status < 0 else status)
+    exit_status = None if stopped and not oom else (128 - status if status < 0 else status)
     side_bytes = b"".join(streams[side[0]][0]) if side is not None else b""
     return Outcome(exit_status, text, truncated, time.monotonic() - start, stopped, describe_status(exit_status),
-                   side_bytes)
+                   side_bytes, guard.words)
 
 
 PROBE_OK = "sandbox-ok"

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import posixpath
 import shlex
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from reviewer.model import GraderRecord, Run
@@ -33,11 +36,20 @@ from reviewer.rescore import transform
 from reviewer.rescore.layout import StagingError, files_under, write
 from reviewer.rescore.runtime import Found
 from reviewer.rescore.sandbox import IN
+from reviewer.store.rerun_doc import OFF_LIMITS
 from reviewer.store.safe_fs import Unreadable, read_capped, resolve_inside
 
 FILE_CAP = 64 << 20
 TOTAL_CAP = 256 << 20
 HERE = Path(__file__).resolve().parent
+
+
+REPAIR_SECONDS = 10.0
+"""How long re-expressing the files the checker reads may take on the host."""
+
+
+class StagingCancelled(StagingError):
+    """The re-score was cancelled while its inputs were laid out."""
 
 
 class Refused(StagingError):
@@ -64,12 +76,15 @@ class Staged:
 class Reader:
     """Recorded bytes through the store's safe reader, with a total cap."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, session: str = "") -> None:
         self.root = root
+        self.session = session
         self.total = 0
 
     def read(self, ref: str, what: str) -> bytes:
-        """The bytes of ``ref``; StagingError when unreadable or too big."""
+        """The bytes of ``ref``; StagingError when unreadable, too big, or (links resolved) outside
+        the run's session or inside its ``.git``, ``labels``, ``rescores`` or ``predictions``."""
+        self.check(ref, what)
         try:
             raw = read_capped(self.root, ref, cap=FILE_CAP)
         except Unreadable as exc:
@@ -82,6 +97,21 @@ class Reader:
         return raw.data
 
 
+    def check(self, ref: str, what: str) -> Path:
+        """The real path of ``ref`` (links resolved) when it stays where a grader's files may come
+        from: the session of the run being re-scored, outside its off-limits folders."""
+        try:
+            real = resolve_inside(self.root, ref)
+            rel = real.relative_to(Path(os.path.realpath(self.root))).as_posix()
+        except (Unreadable, ValueError) as exc:
+            raise StagingError(f"{what} {ref}: {exc}") from None
+        parts = rel.split("/")
+        if self.session and (parts[0] != self.session or any(p in OFF_LIMITS for p in parts[1:])):
+            raise StagingError(f"{what} {ref} is {rel} once its links are followed: outside the run's session or "
+                               "inside its .git, labels, rescores or predictions, which no grader may read")
+        return real
+
+
 def join(folder: str, rel: str) -> str:
     """A workspace path in ``folder``."""
     return posixpath.join(folder, rel) if folder else rel
@@ -90,10 +120,7 @@ def join(folder: str, rel: str) -> str:
 def lay_setup(reader: Reader, staging: Path, refs: tuple[str, ...]) -> None:
     """Setup files (by name) and folders (their files, keeping relative paths) at the workspace root."""
     for ref in refs:
-        try:
-            real = resolve_inside(reader.root, ref)
-        except Unreadable as exc:
-            raise StagingError(f"setup {ref}: {exc}") from None
+        real = reader.check(ref, "setup")
         if real.is_dir():
             for rel in files_under(real):
                 write(staging, f"ws/{rel}", reader.read(f"{ref}/{rel}", "setup file"))
@@ -165,15 +192,23 @@ def lift_in_process(staging: Path, lifts: list[str]) -> tuple[tuple[str, str], .
     return tuple(env)
 
 
-def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[object]]) -> list[str]:
-    """Re-express the files the checker reads; returns those that changed."""
+def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[object]],
+                 cancel: Callable[[], bool] = lambda: False) -> list[str]:
+    """Re-express the files the checker reads (here, on the host: linear, within
+    :data:`REPAIR_SECONDS`, and stopped on cancel); returns those that changed."""
     changed = []
+    deadline = time.monotonic() + REPAIR_SECONDS
     for rel in reads:
         path = staging / "ws" / rel
         if not path.is_file() or path.is_symlink():
             continue
         text = path.read_bytes().decode("utf-8", "surrogateescape")
-        fixed = transform.apply_repairs(text, text_repairs)
+        try:
+            fixed = transform.apply_repairs(text, text_repairs, lambda: cancel() or time.monotonic() > deadline)
+        except transform.Stopped:
+            if cancel():
+                raise StagingCancelled("cancelled while re-expressing the files the checker reads") from None
+            raise StagingError(f"re-expressing {rel} took longer than {REPAIR_SECONDS:g} s: stopped, nothing was run") from None
         if fixed != text:
             write(staging, f"ws/{rel}", fixed.encode("utf-8", "surrogateescape"))
             changed.append(rel)
@@ -181,11 +216,11 @@ def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[
 
 
 def lay_out(root: Path, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
-            staging: Path, python: Found, observe: str = "") -> Staged:
+            staging: Path, python: Found, observe: str = "", cancel: Callable[[], bool] = lambda: False) -> Staged:
     """Fill ``staging`` for one re-run of ``grader`` with ``repairs`` (none: the control run);
     ``observe``: the folder inside the sandbox where the shim notes each run of the declared
     ``program`` (the shim then stands in for it even without a repair)."""
-    reader = Reader(root)
+    reader = Reader(root, run.key.split("/", 1)[0])
     wrapper = f"#!/bin/sh\nexec {shlex.quote(python.executable)} \"$@\"\n".encode()
     write(staging, "bin/python", wrapper, 0o755)
     write(staging, "bin/python3", wrapper, 0o755)
@@ -210,5 +245,5 @@ def lay_out(root: Path, run: Run, grader: GraderRecord, rerun: Rerun, repairs: t
         shimmed = rerun.program
     elif lifts:
         env = lift_in_process(staging, lifts)
-    changed = repair_reads(staging, rerun.reads, text_repairs) if text_repairs and rerun.reads else []
+    changed = repair_reads(staging, rerun.reads, text_repairs, cancel) if text_repairs and rerun.reads else []
     return Staged(env, shimmed, tuple(changed), tuple(moves))

@@ -42,10 +42,13 @@ def grading_of(e: Entry) -> tuple[str, str]:
     return run_key, grader
 
 
-def tally(store: Store) -> tuple[tuple[Tally, ...], list[str]]:
-    """Per (task, model), sorted; and the record files that could not be read."""
+def tally(store: Store, only: str = "") -> tuple[tuple[Tally, ...], list[str]]:
+    """Per (task, model), sorted; and the record files that could not be read (``only``: one
+    reviewer's records)."""
     sessions = sorted({r.session for r in store.runs})
     entries, errors = read_entries(store.root, sessions)
+    if only:
+        entries = [e for e in entries if e.reviewer == only]
     by_grading: dict[tuple[str, str], dict[str, list[bool]]] = {}
     for e in entries:
         if e.stated:  # its flips say the program ignored the brief: no repair of notation

@@ -33,14 +33,34 @@ LIST_SEPARATORS = ("->", "=>", ",", ";", "|", " ")
 SHAPE_JOIN = {"comma-list": ",", "space-list": " ", "semicolon-list": ";", "pipe-list": "|"}
 TEXT_KINDS = ("rename-key", "map-value", "separator", "reserialise")
 MAX_JSON_CHARS = 50_000_000
+MAX_LINE = 256 << 10
+"""Characters of one line the field repairs re-express (a longer line is left as printed), so
+that one line costs a bounded time and a stop is heard within a fraction of a second."""
 
 Repairs = list[list[Any]]
 Span = tuple[int, int, int, int]
 """A field in a line: key start, key end, value start, value end."""
 
 
-def value_end(line: str, start: int) -> int:
-    """Where a ``key=`` value that begins at ``start`` ends."""
+def closers(line: str) -> dict[int, int]:
+    """For every bracket that opens a group in ``line``, where the group ends (one pass, a stack):
+    ``{index of the opener: index just past its closer}``; an opener never closed is left out."""
+    ends: dict[int, int] = {}
+    stack: list[int] = []
+    for i, ch in enumerate(line):
+        if ch in "[({":
+            stack.append(i)
+        elif ch in "])}":
+            while stack:
+                j = stack.pop()
+                if CLOSERS[line[j]] == ch:
+                    ends[j] = i + 1
+                    break
+    return ends
+
+
+def value_end(line: str, start: int, ends: dict[int, int]) -> int:
+    """Where a ``key=`` value that begins at ``start`` ends (``ends``: :func:`closers` of the line)."""
     if start >= len(line):
         return start
     opener = line[start]
@@ -49,15 +69,8 @@ def value_end(line: str, start: int) -> int:
         j = line.find(closer, start + 1)
         if j != -1:
             return j + 1
-    elif closer:
-        depth = 0
-        for i in range(start, len(line)):
-            if line[i] == opener:
-                depth += 1
-            elif line[i] == closer:
-                depth -= 1
-                if depth == 0:
-                    return i + 1
+    elif closer and start in ends:
+        return ends[start]
     j = start
     while j < len(line) and not line[j].isspace():
         j += 1
@@ -65,24 +78,28 @@ def value_end(line: str, start: int) -> int:
 
 
 def fields(line: str) -> list[Span]:
-    """Every field of one line, left to right."""
+    """Every field of one line, left to right (linear in the line: every character is looked at a
+    bounded number of times)."""
     m = COLON_FIELD.match(line)
     if m and "=" not in m.group("key"):
         return [(m.start("key"), m.end("key"), m.start("value"), m.end("value"))]
+    if "=" not in line:
+        return []
+    ends = closers(line)
     found: list[Span] = []
-    i = 0
-    while i < len(line):
-        if line[i].isspace() or (i and not line[i - 1].isspace()):
+    i, n = 0, len(line)
+    while i < n:
+        if line[i].isspace():
             i += 1
             continue
         k = KEY.match(line, i)
-        if k and k.end() < len(line) and line[k.end()] == "=":
+        if k and k.end() < n and line[k.end()] == "=":
             start = k.end() + 1
-            end = value_end(line, start)
+            end = value_end(line, start, ends)
             found.append((k.start(), k.end(), start, end))
             i = max(end, start)
             continue
-        while i < len(line) and not line[i].isspace():
+        while i < n and not line[i].isspace():
             i += 1
     return found
 
@@ -229,8 +246,14 @@ def each_repair(repairs: Repairs) -> Iterator[tuple[str, list[str]]]:
             yield kind, [str(a) for a in args]
 
 
-def apply_repairs(text: str, repairs: Repairs) -> str:
-    """``text`` with every text repair applied in order; other kinds leave it alone."""
+class Stopped(Exception):
+    """``stop()`` said to stop before every line was repaired."""
+
+
+def apply_repairs(text: str, repairs: Repairs, stop: Callable[[], bool] | None = None) -> str:
+    """``text`` with every text repair applied in order; other kinds leave it alone. Linear in the
+    text; ``stop`` is asked before every line (raising :class:`Stopped`), and a line longer than
+    :data:`MAX_LINE` is left as printed."""
     todo = list(each_repair(repairs))
     if not todo:
         return text
@@ -240,7 +263,7 @@ def apply_repairs(text: str, repairs: Repairs) -> str:
             doc = repair_json(doc, kind, args)
         tail = text[len(text.rstrip()):]
         return json.dumps(doc, ensure_ascii=False) + tail
-    return per_line(text, todo, lambda line, kind, args: repair_one(line, kind, args))
+    return per_line(text, todo, lambda line, kind, args: repair_one(line, kind, args), stop)
 
 
 def repair_one(line: str, kind: str, args: list[str]) -> str:
@@ -251,14 +274,18 @@ def repair_one(line: str, kind: str, args: list[str]) -> str:
     return repair_line(line, kind, args)
 
 
-def per_line(text: str, todo: list[tuple[str, list[str]]], fn: Callable[[str, str, list[str]], str]) -> str:
-    """Each repair applied to each line, keeping the line endings."""
+def per_line(text: str, todo: list[tuple[str, list[str]]], fn: Callable[[str, str, list[str]], str],
+             stop: Callable[[], bool] | None = None) -> str:
+    """Each repair applied to each line, keeping the line endings (``stop`` asked before each)."""
     lines = text.splitlines(keepends=True)
     out = []
     for raw in lines:
+        if stop is not None and stop():
+            raise Stopped("stopped before every line was repaired")
         body = raw.rstrip("\r\n")
         ending = raw[len(body):]
-        for kind, args in todo:
-            body = fn(body, kind, args)
+        if len(body) <= MAX_LINE:
+            for kind, args in todo:
+                body = fn(body, kind, args)
         out.append(body + ending)
     return "".join(out)

@@ -63,6 +63,23 @@ class Plan:
     tool: Tool
     observe: bool = False
     """Only observe the program (the evidence is inconclusive and no repair is proposed)."""
+    env: tuple[tuple[str, str], ...] = ()
+    """The run's own environment for the grader ([grader.rerun] env)."""
+    setup: tuple[str, ...] = ()
+    """Files and folders laid at the workspace root first ([grader.rerun] setup)."""
+    memory: str = ""
+    """How the sandbox bounds memory here."""
+
+    def staged(self) -> list[str]:
+        """The lines naming what the run adds to the workspace and environment."""
+        out = []
+        if self.setup:
+            out.append("Setup laid first: " + ", ".join(self.setup))
+        if self.env:
+            out.append("Environment for the grader: " + " ".join(f"{k}={v}" for k, v in self.env))
+        if self.memory:
+            out.append(f"Memory: {self.memory}.")
+        return out
 
     def lines(self) -> list[str]:
         """The confirmation's text, a line each, sanitised (the screen shows it without markup)."""
@@ -81,6 +98,7 @@ class Plan:
                 "input, output, and how it ended).",
                 f"Grader command: {self.command}   ({'in ' + self.cwd if self.cwd else 'in the attempt' + chr(39) + 's folder'})",
                 f"Runtime: {self.runtime}",
+                *self.staged(),
                 f"No network, the system read-only, a fresh temporary folder the only writable place, at most {self.time_limit:g} s.",
                 f"The notes are saved in {self.run_key.partition('/')[0]}/rescores/ and the evidence is read again with them.",
             ]
@@ -92,6 +110,7 @@ class Plan:
         out += [
             f"Grader command: {self.command}   ({where}{shim})",
             f"Runtime: {self.runtime}",
+            *self.staged(),
             "",
             f"The recorded code and the grader run twice inside the bubblewrap sandbox ({self.tool.version}): "
             "once as recorded (the control), once with the repair. No network, the system read-only, a fresh "
@@ -276,8 +295,11 @@ class Rescoring:
             runtime = describe(runtimes(wanted, self.options.python), wanted)
         except RuntimeMissing as exc:
             return Refusal(failure_id, f"The grader cannot run here: {exc}. Nothing was run.")
+        from reviewer.rescore.sandbox import memory_words
+
         return Plan(failure_id, run.key, failure.grader, repairs, rerun.command, rerun.cwd, rerun.program, runtime,
-                    self.options.wall_seconds or rerun.time_limit, tool, observe)
+                    self.options.wall_seconds or rerun.time_limit, tool, observe, rerun.env, rerun.setup,
+                    memory_words(self.options.limits))
 
     def run(self, session: ReviewSession, plan: Plan, stop: threading.Event, cancelled: Callable[[], bool],
             progress: Callable[[str, float], None]) -> Finished:

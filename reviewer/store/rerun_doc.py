@@ -13,6 +13,7 @@ default the grader's), ``report`` (a workspace file the re-run writes its result
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from reviewer.model.check import OUTPUT_FORMATS
@@ -26,6 +27,19 @@ from reviewer.model.rerun import (
 )
 from reviewer.model.wording import plural
 from reviewer.store.safe_fs import Unreadable, lexically_inside
+
+FORBIDDEN_ENV = re.compile(
+    r"^(?:LD_\w*|GCONV_PATH|GLIBC_TUNABLES|MALLOC_\w*|LOCPATH|NLSPATH|HOSTALIASES|RES_OPTIONS|LOCALDOMAIN|TZDIR"
+    r"|BASH_ENV|ENV|BASH_FUNC_\w*|SHELLOPTS|BASHOPTS|IFS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|SHELL|PWD|OLDPWD"
+    r"|TMP|TEMP|USER|LOGNAME|PYTHONHOME|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|NODE_OPTIONS|JAVA_TOOL_OPTIONS"
+    r"|_JAVA_OPTIONS|GIT_\w*|SSH_\w*|DISPLAY|XAUTHORITY|DBUS_\w*)$")
+"""Variables a recorded ``env`` may not set: the dynamic loader's and the C library's (they run code
+or read files before any program starts), the shell's start-up ones, the sandbox's own, those
+that make an interpreter load code of their naming, and those reaching out of the sandbox."""
+ENV_NAME_SHAPE = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
+OFF_LIMITS = frozenset({".git", "labels", "rescores", "predictions"})
+"""Folders of a session no staged path may reach into: git's, the reviewers' labels, the re-score
+records, the judges' predictions (another reviewer's blind verdicts, a remote's token)."""
 
 KNOWN = ("command", "cwd", "runtime", "files", "setup", "remove", "program", "reads", "time_limit", "env", "format",
          "report")
@@ -57,14 +71,31 @@ def strings(t: dict[str, Any], key: str, where: str) -> tuple[str, ...] | None:
 
 
 def refs(run_dir: str, values: tuple[str, ...], where: str) -> tuple[str, ...]:
-    """Manifest-relative paths as sessions-root refs (inside the root)."""
+    """Manifest-relative paths as sessions-root refs, each inside the run's own session and outside
+    its ``.git``, ``labels``, ``rescores`` and ``predictions`` (a staged path is read into the
+    sandbox, whose output is saved and shown)."""
+    session = run_dir.split("/", 1)[0]
     out = []
     for v in values:
         try:
-            out.append(lexically_inside(run_dir, v))
+            ref = lexically_inside(run_dir, v)
         except Unreadable as exc:
             raise Defect(f"`{where}`: {v!r}: {exc}") from None
+        out.append(own_session(session, ref, v, where))
     return tuple(out)
+
+
+def own_session(session: str, ref: str, written: str, where: str) -> str:
+    """``ref`` when it is inside ``session`` and outside its off-limits folders; Defect otherwise."""
+    parts = ref.split("/")
+    if parts[0] != session or len(parts) < 2:
+        what = "the session folder itself" if parts[0] == session else "outside the run's session"
+        raise Defect(f"`{where}`: {written!r} is {what} ({ref or 'the sessions folder'}): a grader's files come "
+                     "from its own session")
+    hidden = [p for p in parts[1:] if p in OFF_LIMITS or p.startswith(".")]
+    if hidden:
+        raise Defect(f"`{where}`: {written!r} reaches into {hidden[0]}/ of the session, which no grader may read")
+    return ref
 
 
 def workspace_paths(values: tuple[str, ...], where: str) -> tuple[str, ...]:
@@ -97,6 +128,10 @@ def env(t: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
             raise Defect(f"`{where}.env.{name}` must be a variable name with a string value")
         if name in RESERVED_ENV:
             raise Defect(f"`{where}.env.{name}`: the sandbox sets {name} itself")
+        if FORBIDDEN_ENV.match(name) or not ENV_NAME_SHAPE.match(name):
+            raise Defect(f"`{where}.env.{name}` is not allowed: a recorded environment may set upper-case "
+                         "variables a grader reads, never the loader's, the C library's, a shell's start-up or "
+                         "an interpreter's code-loading ones")
         out.append((name, v))
     return tuple(out)
 
@@ -143,7 +178,8 @@ def rerun_from_doc(run_dir: str, g: dict[str, Any], where: str, command: str, cw
             command=cmd,
             cwd=folder,
             runtime=runtime.strip(),
-            files=sources if files is None else refs(run_dir, files, f"{w}.files"),
+            files=tuple(own_session(run_dir.split("/", 1)[0], s, s, f"{where}.source") for s in sources)
+            if files is None else refs(run_dir, files, f"{w}.files"),
             setup=refs(run_dir, strings(t, "setup", w) or (), f"{w}.setup"),
             remove=remove,
             program=program,

@@ -37,12 +37,25 @@ class Rescored:
         lines: per failing check of a re-run grading, what its latest re-score found (one line).
         tally: per task and model, checks passing as recorded and with the repairs.
         errors: record files that could not be read.
+        reviewers: whose re-score records these figures count (the record files' reviewers).
+        only: the one reviewer whose records were asked for ("" for everyone's).
     """
 
     repaired: frozenset[FailureKey] | None
     lines: dict[FailureKey, str]
     tally: tuple[Tally, ...]
     errors: tuple[str, ...]
+    reviewers: tuple[str, ...] = ()
+    only: str = ""
+
+    def provenance(self) -> str:
+        """``re-scored: the records of ann and bob`` (whose experiments a re-scored figure counts)."""
+        if self.repaired is None:
+            return ""
+        names = ", ".join(self.reviewers) or "nobody"
+        if self.only:
+            return f"re-scored figures count only {self.only}'s re-score records"
+        return f"re-scored figures count the re-score records of {names} (`--rescores-of NAME` counts one reviewer's)"
 
     @property
     def flipped(self) -> int:
@@ -69,10 +82,12 @@ def line(e: Entry, recorded: str, before: str, after: str) -> str:
     return " · ".join(parts)
 
 
-def rescored(store: Store) -> Rescored:
-    """Every re-score of the scanned store's sessions, read once."""
+def rescored(store: Store, only: str = "") -> Rescored:
+    """Every re-score of the scanned store's sessions, read once (``only``: one reviewer's records)."""
     sessions = sorted({r.session for r in store.runs})
     entries, errors = read_entries(store.root, sessions)
+    if only:
+        entries = [e for e in entries if e.reviewer == only]
     repaired: set[FailureKey] = set()
     lines: dict[FailureKey, str] = {}
     for e in sorted(entries, key=lambda x: x.at):  # the latest re-score's line wins
@@ -86,12 +101,12 @@ def rescored(store: Store) -> Rescored:
             if before in FAILING and after == "pass" and not e.stated:
                 repaired.add(failure)
             lines[failure] = line(e, recorded, before, after)
-    rows, tally_errors = tally(store) if entries else ((), [])
+    rows, tally_errors = tally(store, only) if entries else ((), [])
     return Rescored(frozenset(repaired) if entries else None, lines, rows,
-                    tuple(dict.fromkeys([*errors, *tally_errors])))
+                    tuple(dict.fromkeys([*errors, *tally_errors])), tuple(sorted({e.reviewer for e in entries})), only)
 
 
-def stats_with_rescores(store: Store, scope: Scope, width: int) -> tuple[Stats, Rescored, str]:
+def stats_with_rescores(store: Store, scope: Scope, width: int, rescores_of: str = "") -> tuple[Stats, Rescored, str]:
     """The statistics, the folder's re-scores and the text ``reviewer stats`` prints (the app's ``S``
     shows the same): the pass rates with the re-scored one when something was re-scored, then
     each task and model's checks passing as recorded and with the repairs."""
@@ -99,9 +114,11 @@ def stats_with_rescores(store: Store, scope: Scope, width: int) -> tuple[Stats, 
     from reviewer.analysis.stats.summary import compute_stats, render_stats
     from reviewer.rescore.tally import render_tally
 
-    rescores = rescored(store)
+    rescores = rescored(store, rescores_of)
     stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
     text = render_stats(stats, width)
+    if rescores.repaired is not None:
+        text += "\n" + rescores.provenance() + "\n"
     if rescores.tally:
         text += "\n" + render_tally(rescores.tally)
     return stats, rescores, text
