@@ -69,11 +69,11 @@ def labelled_corpus(root: Path) -> Path:
 RESCORES = (
     ("oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_single_node",
      ("map-value:connected:true:yes", "map-value:connected:false:no")),
-    ("pounce-2026-11/roman-go--fjord-xl#heldout:build:roman", ("grade-where-saved:roman",)),
+    ("oracle-2026-10/depth--cobalt-mini#oracle:oracle_depth.py::test_long_chain", ("lift-limit:recursion",)),
 )
 """Two planted notation failures and their repairs: connected's five failures are labelled
-specification by alice; roman-go's build failure is left unlabelled, so re-scoring it moves the
-re-scored pass rate above the corrected one."""
+specification by alice; depth--cobalt-mini's long chain (the recursion limit) she labelled
+capability, so re-scoring it moves the re-scored pass rate above the corrected one."""
 
 
 def rescore_corpus(root: Path, home: Path) -> list[dict[str, object]]:

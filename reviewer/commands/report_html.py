@@ -264,7 +264,7 @@ def rescore_section(data: ReportData) -> str:
             "sandbox with only the notation repaired (failing as recorded and in the control run, passing with the repairs). "
             f"{added} of them were not labelled specification: the re-scored column of the pass rates counts them as passes too. "
             "A re-score is evidence, not a label: <code>reviewer rescore</code> records it, a reviewer decides. "
-            f"<span data-group=rescores data-field=provenance>{esc(rs.provenance())}.</span></p>")
+            f"<span class=provenance>{esc(rs.provenance(data.scope.reviewer))}.</span></p>")
     body = []
     for t in rs.tally:
         attrs = f'data-group=rescores data-model="{esc(t.model)}" data-task="{esc(t.task)}"'

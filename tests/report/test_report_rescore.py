@@ -20,7 +20,7 @@ from reviewer.rescore.record import latest_for
 from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
 
 pytest.importorskip("matplotlib", reason="the report's plots need matplotlib (pip install '.[test]')")
-ROMAN = "pounce-2026-11/roman-go--fjord-xl#heldout:build:roman"
+DEPTH = "oracle-2026-10/depth--cobalt-mini#oracle:oracle_depth.py::test_long_chain"
 TRIANGLE = "oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_triangle_is_connected"
 
 
@@ -61,10 +61,10 @@ def test_the_real_rescores_flipped_what_was_planted(rescored: tuple[Path, list[d
     root, lines = rescored
     assert [(r["failure"], r["flipped"], r["reproduced"]) for r in lines] == [
         ("oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_single_node", True, True),
-        (ROMAN, True, True)]
-    assert len(record_flips(root)) == 6  # connected's five failing checks and roman-go's build
-    entry = latest_for(root, ROMAN)
-    assert entry is not None and entry.repairs == ("grade-where-saved:roman",)
+        (DEPTH, True, True)]
+    assert len(record_flips(root)) == 6  # connected's five failing checks and depth's long chain
+    entry = latest_for(root, DEPTH)
+    assert entry is not None and entry.repairs == ("lift-limit:recursion",)
 
 
 def test_report_figures_equal_stats_json_with_the_rescored_rates(corpus: Path, tmp_path: Path,
@@ -76,10 +76,11 @@ def test_report_figures_equal_stats_json_with_the_rescored_rates(corpus: Path, t
     assert check_figures(page, doc) > 100
     rescored_cells = [a for a, _ in page.cells if a.get("data-field") == "rescored_pass_rate"]
     assert len(rescored_cells) >= len(doc["models"]) + len(doc["tasks"])
-    fjord = next(m for m in doc["models"] if m["model"] == "fjord-xl")
+    cobalt = next(m for m in doc["models"] if m["model"] == "cobalt-mini")
     atlas = next(m for m in doc["models"] if m["model"] == "atlas-7b")
-    # roman-go's build was unlabelled: re-scoring it adds one check; connected's flips were already specification
-    assert fjord["rescored_passed"] == fjord["passed"] + fjord["specification"] + 1
+    # depth's long chain was labelled capability: re-scoring it adds one check; connected's flips were
+    # already specification
+    assert cobalt["rescored_passed"] == cobalt["passed"] + cobalt["specification"] + 1
     assert atlas["rescored_passed"] == atlas["passed"] + atlas["specification"]
     flipped = next(a for a, _ in page.cells if a.get("data-group") == "rescores" and a.get("data-field") == "flipped")
     assert int(flipped["data-value"] or -1) == len(record_flips(corpus)) == 6
@@ -87,7 +88,7 @@ def test_report_figures_equal_stats_json_with_the_rescored_rates(corpus: Path, t
              for a, _ in page.cells if a.get("data-group") == "rescores" and "data-task" in a}
     want = {(r["task"], r["model"], f): r[f] for r in doc["repaired_by_notation"]
             for f in ("passing_before", "passing_after", "repaired")}
-    assert tally == want and want[("connected", "atlas-7b", "repaired")] == 5 and want[("roman-go", "fjord-xl", "repaired")] == 1
+    assert tally == want and want[("connected", "atlas-7b", "repaired")] == 5 and want[("depth", "cobalt-mini", "repaired")] == 1
 
 
 def spec_row(raw: str, failure_id: str) -> str:

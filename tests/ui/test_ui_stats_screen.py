@@ -31,7 +31,7 @@ async def test_the_stats_screen_shows_the_rescored_pass_rate_reviewer_stats_prin
     root = labelled_corpus(tmp_path / "sessions")
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull}
     argv = [sys.executable, "-m", "reviewer.cli", "rescore", str(root), "--reviewer", "alice", "--failure",
-            "pounce-2026-11/roman-go--fjord-xl#heldout:build:roman", "--repair", "grade-where-saved:roman"]
+            "oracle-2026-10/depth--cobalt-mini#oracle:oracle_depth.py::test_long_chain", "--repair", "lift-limit:recursion"]
     assert subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600).returncode == 0
     printed = subprocess.run([sys.executable, "-m", "reviewer.cli", "stats", str(root), "--final"], capture_output=True,
                              text=True, env=env, timeout=300, check=True).stdout

@@ -48,19 +48,31 @@ class Rescored:
     reviewers: tuple[str, ...] = ()
     only: str = ""
 
-    def provenance(self) -> str:
-        """``re-scored: the records of ann and bob`` (whose experiments a re-scored figure counts)."""
+    def provenance(self, me: str | None = None) -> str:
+        """Whose re-score records the re-scored figures count: named, or, in the scope of one
+        reviewer's own labels (``me``, blind mode), that reviewer's and how many others' (a name
+        of another reviewer is never shown there)."""
         if self.repaired is None:
             return ""
-        names = ", ".join(self.reviewers) or "nobody"
         if self.only:
-            return f"re-scored figures count only {self.only}'s re-score records"
-        return f"re-scored figures count the re-score records of {names} (`--rescores-of NAME` counts one reviewer's)"
+            return f"re-scored figures count only {'your' if self.only == me else self.only + chr(39) + 's'} re-score records"
+        if me is None:
+            names = ", ".join(self.reviewers) or "nobody"
+            return f"re-scored figures count the re-score records of {names} (`--rescores-of NAME` counts one reviewer's)"
+        others = len([r for r in self.reviewers if r != me])
+        parts = (["yours"] if me in self.reviewers else []) + ([plural_count(others)] if others else [])
+        return (f"re-scored figures count the re-score records of {' and '.join(parts) or 'nobody'} "
+                "(`--rescores-of me` counts only yours)")
 
     @property
     def flipped(self) -> int:
         """Failing checks flipped to pass by some re-score."""
         return len(self.repaired or ())
+
+
+def plural_count(n: int) -> str:
+    """``1 other reviewer``, ``2 other reviewers``."""
+    return f"{n} other reviewer" + ("" if n == 1 else "s")
 
 
 def outcome(recorded: str, before: str, after: str) -> str:
@@ -118,7 +130,7 @@ def stats_with_rescores(store: Store, scope: Scope, width: int, rescores_of: str
     stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
     text = render_stats(stats, width)
     if rescores.repaired is not None:
-        text += "\n" + rescores.provenance() + "\n"
+        text += "\n" + rescores.provenance(scope.reviewer) + "\n"
     if rescores.tally:
         text += "\n" + render_tally(rescores.tally)
     return stats, rescores, text
