@@ -23,7 +23,8 @@ class RepairKind(str, enum.Enum):
     MAP_VALUE = "map-value"
     """args ``(key, old, new)``: the value token ``old`` becomes ``new`` under ``key`` ("" = any key)."""
     SEPARATOR = "separator"
-    """args ``(key, old, new)``: a list under ``key`` split by ``old`` is joined by ``new`` instead."""
+    """args ``(key, old, new)``: a list under ``key`` split by ``old`` is joined by ``new`` instead ("" =
+    the plain lines of an output that prints no ``key=`` field)."""
     RESERIALISE = "reserialise"
     """args ``(key, shape)``: the value under ``key`` re-serialised to ``shape`` (e.g. ``comma-list``)."""
     LIFT_LIMIT = "lift-limit"

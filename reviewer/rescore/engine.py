@@ -27,7 +27,7 @@ from reviewer.model.records import record
 from reviewer.model.repair import Repair, RepairKind, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
 from reviewer.model.wording import count
-from reviewer.parsers import parse_output
+from reviewer.parsers import detect_format, parse_output
 from reviewer.parsers.fallback import KEY as FALLBACK_KEY
 from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
 from reviewer.rescore.layout import StagingError, fresh_staging
@@ -50,6 +50,7 @@ MISSING = "missing"
 OBSERVE = f"{INSIDE}/obs"
 """Where the observing shim notes each run of the program (the sandbox's own tmpfs)."""
 REPORT_MARK = "--report--"
+GO_FORMATS = ("go-test-json", "go-test-v")
 STREAM_KEEP = 96 << 10
 MAX_INVOCATIONS = 200
 MAX_REVEALED = 2
@@ -321,6 +322,9 @@ def parse_rerun(text: str, fmt: str | None, exit_status: int | None, missing_rep
     no report)."""
     if missing_report:
         return [], f"the re-run wrote no report at {missing_report} (the [grader.rerun] `report`)"
+    if fmt in GO_FORMATS:  # go test prints -json events or -v lines (and a build failure plain lines either way)
+        found = detect_format(text)
+        fmt = found if found in GO_FORMATS else fmt
     checks = parse_output(text, fmt, exit_status=exit_status)
     bad = next((c for c in checks if c.key == UNREADABLE_KEY), None)
     if bad is not None:

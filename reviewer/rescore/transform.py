@@ -14,6 +14,8 @@ What a *field* is:
 - ``key: value`` starting a line (after indentation); the value is the rest of the line.
 - A whole output that is one JSON document, or a line that is one JSON object or array:
   object keys and their values, at any depth (re-serialised as compact JSON).
+- A ``separator`` repair with no key re-joins the lines that hold no field (an output of plain
+  lines, each a list).
 
 Lifting an interpreter limit and grading where the files were saved change no text; they are
 applied by the shim and the staging.
@@ -169,6 +171,8 @@ def repair_line(line: str, kind: str, args: list[str]) -> str:
     spans = fields(line)
     if kind == "map-value" and not args[0]:
         return words_outside_keys(line, spans, args[1], args[2])
+    if kind == "separator" and not args[0]:  # no key: an output of plain lines, each a list
+        return line.replace(args[1], args[2]) if not spans else line
     pieces, last = [], 0
     for ks, ke, vs, ve in spans:
         key, value = line[ks:ke], line[vs:ve]
@@ -216,6 +220,8 @@ def repair_json(value: Any, kind: str, args: list[str]) -> Any:
             key = args[1]
         elif kind == "map-value" and (not args[0] or key == args[0]) and json_text(item) == args[1]:
             item = json_scalar(args[2], item)
+        elif kind == "map-value" and args[0] and key == args[0] and isinstance(item, list):
+            item = [json_scalar(args[2], x) if json_text(x) == args[1] else x for x in item]  # a list of answers
         elif kind == "separator" and key == args[0] and isinstance(item, str):
             item = item.replace(args[1], args[2])
         elif kind == "reserialise" and key == args[0]:

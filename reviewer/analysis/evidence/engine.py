@@ -12,19 +12,27 @@ it never sets a label. :mod:`reviewer.analysis.evidence.strip` turns it into the
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import field, replace
 from functools import lru_cache
 
 from reviewer.analysis.evidence.guard import Guard
-from reviewer.analysis.evidence.keys import holding, key_near_misses, key_use
-from reviewer.analysis.evidence.structure import echoes, fits, pair_keys, vocabulary_pairs, wanted_shape
+from reviewer.analysis.evidence.keys import KeyUse, holding, key_near_misses, key_use, list_separator
+from reviewer.analysis.evidence.structure import (
+    aligned_vocabulary,
+    echoes,
+    fits,
+    pair_keys,
+    vocabulary_pairs,
+    wanted_shape,
+)
 from reviewer.analysis.evidence.weigh import directed, from_source, lookup, merge, met_by
 from reviewer.analysis.reading.brief import BriefIndex, brief_index
 from reviewer.analysis.reading.code import CodeFile
 from reviewer.analysis.reading.demands import Context, Demand, DemandKind, golden_demands, message_demands, pair_demands
 from reviewer.analysis.reading.nearmiss import NearMiss, near_misses
-from reviewer.analysis.reading.notation import canon, strip_quotes
+from reviewer.analysis.reading.notation import canon, split_tokens, strip_quotes
 from reviewer.analysis.reading.output import (
     Crash,
     Printed,
@@ -219,14 +227,66 @@ def output_near_misses(check: str, demands: list[Demand], pairs: list[Pair], out
                           {k: v for k, v in extra.items() if k not in forced.values()}), **forced}
     out: list[NearMiss] = []
     elsewhere = [p for run in seen.everywhere for p in printed_pairs(run.stdout)]
+    splits = {d.value for d in demands if d.kind is DemandKind.SEPARATOR and d.value.strip() and d.value not in ("=", ":")}
     for d in keys[:20]:
         partner = paired.get(d.value, "")
-        out.extend(key_near_misses(check, d.value, key_use(texts, d.value), printed, partner, expected,
-                                   output.line_values(d.value), elsewhere))
+        use = key_use(texts, d.value)
+        if not use.known and len(splits) == 1 and any(list_separator(v, "") for v in everything.get(d.value, [])[:50]):
+            use = KeyUse(split=next(iter(splits)))  # a list split by a helper the source passes it to
+        out.extend(key_near_misses(check, d.value, use, printed, partner, expected, output.line_values(d.value), elsewhere))
         if d.value in everything:
-            mine = {strip_quotes(p.value) for p in printed if p.key == d.value}
-            out.extend(vocabulary_near_misses(check, d.value, everything[d.value], mine, words.get(d.value, set()), pairs))
+            mine = {v for p in printed if p.key == d.value for v in items_of(p.value)}
+            values = [v for value in everything[d.value] for v in items_of(value)]
+            out.extend(vocabulary_near_misses(check, d.value, values, mine, words.get(d.value, set()), pairs))
     return out
+
+
+def plain_separator(check: str, demands: list[Demand], output: ProgramOutput) -> list[NearMiss]:
+    """An output of plain lines (no ``key=`` field), each a list joined by one separator where the
+    check splits on another it demands (``listen silent`` where it splits on ``,``)."""
+    wanted = [d for d in demands if d.kind is DemandKind.SEPARATOR and d.met is False and d.unstated]
+    lines = [ln.strip() for ln in (output.stdout or "").splitlines()[:2000] if ln.strip()]
+    if len(wanted) != 1 or not lines or output.pairs():
+        return []
+    used = {list_separator(ln, wanted[0].value) for ln in lines if len(ln.split(None, 1)) > 1 or not ln.isalnum()}
+    used.discard("")
+    if len(used) != 1:
+        return []
+    sep = used.pop()
+    line = f"{lines[0][:80]}: joined by {sep!r}, the check splits on {wanted[0].value!r}"
+    return [NearMiss(wanted[0].value, sep, ("separator",), line, "separator", check, "", wanted[0].value, "", sep)]
+
+
+def list_vocabulary(check: str, pairs: list[Pair], keys: list[str], output: ProgramOutput, seen: Seen) -> list[NearMiss]:
+    """A list the check expected and a list the program gave, the same length, whose words map one
+    to one (``['applied', 'rejected']`` for ``[True, False]``): a vocabulary near miss per word, in
+    the notation the program printed (``true``, as its JSON had it, for Python's ``True``)."""
+    key = keys[0] if len(keys) == 1 else ""
+    printed = {v.lower(): v for p in [*output.pairs(), *seen.siblings] if not key or p.key == key for v in items_of(p.value)}
+    out = []
+    for pair in pairs:
+        if pair.relation != "equal" or pair.cut:
+            continue
+        expected, actual = split_tokens(strip_quotes(pair.expected)), split_tokens(strip_quotes(pair.actual))
+        for found, wanted in aligned_vocabulary(expected, actual):
+            shown = printed.get(found.lower(), found.lower() if found in ("True", "False", "None") else found)
+            note = "case" if shown.lower() == wanted.lower() else f"vocabulary: {shown} for {wanted}"
+            out.append(NearMiss(repr(wanted), repr(shown), (note,), pair.line, "case" if note == "case" else "vocabulary",
+                                check, key, wanted, key, shown))
+    return out
+
+
+def items_of(value: str) -> list[str]:
+    """A printed value as the words it holds: the items of a JSON array (``[true, false]``), else itself."""
+    v = value.strip()
+    if v.startswith("[") and v.endswith("]") and len(v) <= 100_000:
+        try:
+            loaded = json.loads(v)
+        except (ValueError, RecursionError):
+            return [strip_quotes(value)]
+        if isinstance(loaded, list):
+            return [x if isinstance(x, str) else json.dumps(x) for x in loaded if not isinstance(x, (list, dict))]
+    return [strip_quotes(value)]
 
 
 def vocabulary_near_misses(check: str, key: str, values: list[str], mine: set[str], checker: set[str],
@@ -267,6 +327,10 @@ def checker_reads(sources: tuple[Source, ...], keys: set[str]) -> tuple[set[str]
 
 
 WORD_VALUE = re.compile(r"^[A-Za-z_][\w-]{0,40}$")
+WORDS = re.compile(r"[A-Za-z_]\w{0,63}")
+SMALL_INPUT = 100
+NUMBERS = re.compile(r"(?<![\w.])-?\d{1,18}(?![\w.])")
+"""Characters of input under which a recursion that hits the limit is taken for an endless one."""
 
 
 @record
@@ -289,6 +353,35 @@ class Seen:
             for p in printed_pairs(run.stdout):
                 out.setdefault(p.key, []).append(p.value)
         return out
+
+    def stdout(self) -> str:
+        """What the program printed in every observed run (and the grader's other checks recorded)."""
+        return "\n".join([*(r.stdout for r in self.everywhere[:200]), *(f"{p.key}={p.value}" for p in self.siblings[:2000])])
+
+    def inputs(self) -> set[str]:
+        """The words of every observed run's input (its arguments and standard input)."""
+        out: set[str] = set()
+        for run in self.everywhere[:200]:
+            out.update(WORDS.findall(run.stdin[:100_000]))
+            for arg in run.argv[1:]:
+                out.update(WORDS.findall(arg))
+        return out
+
+    def within(self, ranges: tuple[tuple[int, int], ...]) -> bool:
+        """True when every number of the input of this check's runs that failed lies in a range the
+        brief states (the program failed on an input the brief covers)."""
+        failed = [r for r in self.runs if r.failed]
+        numbers = [int(n) for r in failed for n in NUMBERS.findall(" ".join([r.stdin[:10_000], *r.argv[1:]]))]
+        return bool(ranges and numbers) and all(any(lo <= n <= hi for lo, hi in ranges) for n in numbers)
+
+    def small_input(self) -> bool:
+        """True when a run of the grading died of the recursion limit on a small input (an endless
+        recursion, not a deep one)."""
+        def small(r: Invocation) -> bool:
+            text = " ".join([r.stdin, *r.argv[1:]])
+            return len(text) < SMALL_INPUT and all(abs(int(n)) <= SMALL_INPUT for n in NUMBERS.findall(text))
+
+        return any(r.failed and "recursion" in r.stderr[-2000:] and small(r) for r in self.everywhere)
 
     def echo(self, key: str) -> bool:
         """True when every observed value of ``key`` is a token of its run's input (argv, stdin)."""
@@ -354,23 +447,32 @@ def analyse(
         poll(cancel)
         where = lookup(index, d, cwd)
         d = met_by(replace(d, stated=where.stated, brief_line=where.line, brief_text=where.text), output, code,
-                   "observed" if observed else "output")
+                   "observed" if observed else "output", seen.stdout())
         judged.append(not_met(d, missed, crash))
     judged.sort(key=lambda d: (not d.evidence, not d.unstated, d.bound, KIND_ORDER[d.kind]))
     keys = [d.value for d in judged if d.kind is DemandKind.KEY]
-    nms = distinct(nms + output_near_misses(check, judged, pairs, output, tuple(sources), index, seen))
+    nms = distinct(nms + list_vocabulary(check, pairs, keys, output, seen) + plain_separator(check, judged, output)
+                   + output_near_misses(check, judged, pairs, output, tuple(sources), index, seen))
     directed_nms = tuple(directed(nm, index, judged, check, keys[0] if len(keys) == 1 else "") for nm in nms)
     hints: list[Hint] = []
     if crash is not None:
         hidden = tuple(k for k in keys if output.known and not output.has_key(k))
         crash = replace(crash, hides=hidden)
-        crash = replace(crash, everywhere=everywhere)
+        crash = replace(crash, everywhere=everywhere or (crash.limit == "recursion-limit" and seen.small_input()))
         hints.append(Hint("crash", crash.describe(), towards=crash.towards))
     hints += unread_hints(judged, output, directed_nms)
     answers = {strip_quotes(p.expected) for p in pairs if p.relation == "equal"}
     answers |= {w for ws in checker_reads(tuple(sources), set())[1].values() for w in ws}
     answers |= {f.value for s in sources for f in grader_reads(s.text, s.path) if f.kind == "literal"}
     judged = [answered(d, pairs, output, keys, answers) for d in judged]
+    if crash is not None and crash.limit is None and index is not None and seen.within(index.ranges):
+        # the program's own error cut it short on an input the brief covers: a failure of its own
+        judged = [replace(d, crashed=True) if d.met is False and d.kind in (DemandKind.KEY, DemandKind.LITERAL) else d
+                  for d in judged]
+    words = seen.inputs()
+    if words:
+        judged = [replace(d, bound=True) if d.kind is DemandKind.KEY and d.value in words and not d.bound else d
+                  for d in judged]
     return Evidence(failure_id, check, tuple(judged), directed_nms, tuple(pairs), tuple(hints), crash,
                     output_shown=output.known, brief_missing=brief is None, errors=tuple(notes), observed=observed,
                     guard=Guard(brief, frozenset(a for a in answers if WORD_VALUE.match(a)),

@@ -38,13 +38,27 @@ def repair_of(nm: NearMiss) -> Repair | None:
         why += f" ({nm.why or 'the brief states it'})"
     if nm.kind == "renamed-key" and nm.found_key and nm.wanted_key:
         return Repair(RepairKind.RENAME_KEY, (nm.found_key, nm.wanted_key), why)
-    if nm.kind == "separator" and nm.wanted_key and nm.found and nm.wanted:
+    if nm.kind == "separator" and nm.wanted_key and bracketed(nm.wanted) != bracketed(nm.found):
+        # one side a bracketed list, the other the same items joined: the value's shape, not a separator
+        return Repair(RepairKind.RESERIALISE, (nm.wanted_key, "json-list" if bracketed(nm.wanted) else "comma-list"), why)
+    if nm.kind == "separator" and is_separator(nm.found) and is_separator(nm.wanted):
         return Repair(RepairKind.SEPARATOR, (nm.wanted_key, nm.found, nm.wanted), why)
     if nm.kind == "shape" and nm.wanted_key and shape_name(nm.wanted):
         return Repair(RepairKind.RESERIALISE, (nm.wanted_key, shape_name(nm.wanted)), why)
     if nm.kind in ("vocabulary", "case", "quoting") and nm.found and nm.wanted:
         return Repair(RepairKind.MAP_VALUE, (nm.wanted_key, nm.found, nm.wanted), why)
     return None
+
+
+def bracketed(value: str) -> bool:
+    """A value written as a bracketed list (``['a', 'b']``, ``[1, 2]``)."""
+    v = value.strip()
+    return len(v) >= 2 and v[0] == "[" and v[-1] == "]"
+
+
+def is_separator(text: str) -> bool:
+    """A separator (a few characters, none a letter or digit), not a whole value."""
+    return 0 < len(text) <= 4 and not any(ch.isalnum() for ch in text)
 
 
 def repairs_of(nm: NearMiss, printed: frozenset[str]) -> list[Repair]:

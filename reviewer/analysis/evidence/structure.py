@@ -143,3 +143,27 @@ def vocabulary_pairs(printed: list[str], checker: set[str], seen: list[tuple[str
     if len(set(targets)) != len(targets):
         return []
     return sorted(pairs.items())
+
+
+def aligned_vocabulary(expected: list[str], actual: list[str]) -> list[tuple[str, str]]:
+    """Two lists the same length whose words map one to one, position by position
+    (``['applied', 'rejected', 'applied']`` for ``[True, False, True]``): the pairs (printed,
+    expected) of a vocabulary, or [] when the lists differ otherwise (a word mapped two ways, two
+    words onto one, a value that is not a word, no word that differs), or are not a vocabulary's
+    (every expected value different, as computed results are, unless the printed ones are booleans)."""
+    if len(expected) < 2 or len(expected) != len(actual) or len(expected) > MAX_VALUES:
+        return []
+    bools = {"true", "false", "none", "null", "nil"}
+    if len(set(expected)) == len(expected) and not all(strip_quotes(a).strip().lower() in bools for a in actual):
+        return []  # every value different: computed results (numerals), not the words of a vocabulary
+    pairs: dict[str, str] = {}
+    for e, a in zip(expected, actual):
+        e, a = strip_quotes(e).strip(), strip_quotes(a).strip()
+        if not (WORD.match(e) and WORD.match(a)) or is_number(e) or is_number(a):
+            return []
+        if pairs.get(a, e) != e:
+            return []
+        pairs[a] = e
+    if len(set(pairs.values())) != len(pairs) or all(a == e for a, e in pairs.items()):
+        return []
+    return sorted((a, e) for a, e in pairs.items() if a != e)

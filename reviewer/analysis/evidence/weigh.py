@@ -21,6 +21,7 @@ from reviewer.analysis.reading.output import ProgramOutput
 
 ROOT_WORDS = re.compile(r"\b(?:workspace|top[- ]level|top of|root|this folder|current (?:folder|directory)|same folder)\b", re.IGNORECASE)
 MAX_ORIGINS = 8
+PLAIN_WORD = re.compile(r"^[a-z]{1,40}$")
 
 
 def from_source(found: Found, path: str, bound: frozenset[str] = frozenset()) -> Demand:
@@ -77,8 +78,8 @@ def lookup(index: BriefIndex | None, d: Demand, cwd: str = "") -> Where:
         return index.file(d.value)
     if d.kind is DemandKind.LITERAL and not d.value.strip():
         return index.empty() if not d.value else index.separator(" ")
-    if d.kind is DemandKind.KEY:
-        return index.key(d.value)
+    if d.kind is DemandKind.KEY or (d.kind is DemandKind.SYMBOL and PLAIN_WORD.match(d.value)):
+        return index.key(d.value)  # a plain word of the prose ("a matrix") names no key or package
     best = UNSTATED
     for value in (d.value, *d.alternatives):
         hit = index.find(value)
@@ -98,9 +99,11 @@ def uses_separator(stdout: str, sep: str) -> bool:
     return sep in stdout
 
 
-def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...], where: str = "output") -> Demand:
+def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...], where: str = "output",
+           elsewhere: str = "") -> Demand:
     """The demand with ``met`` set from the output, or where the output lacks it, the code;
-    ``where``: what the output is (``output`` as recorded, ``observed`` in a re-score)."""
+    ``where``: what the output is (``output`` as recorded, ``observed`` in a re-score);
+    ``elsewhere``: what the program printed in its other runs (a separator it uses there is one it knows)."""
     if d.bound or d.kind is DemandKind.ERROR or is_form(d):
         return d
     stdout = output.stdout or ""
@@ -123,6 +126,8 @@ def met_by(d: Demand, output: ProgramOutput, code: tuple[CodeFile, ...], where: 
             return replace(d, met=bool(found), met_where=found)
         return replace(d, met=False) if output.stdout is not None and d.value.strip() else d
     if d.kind is DemandKind.SEPARATOR:
+        if elsewhere and uses_separator(elsewhere, d.value) and len(elsewhere.split(None, 2)) >= 2:
+            return replace(d, met=True, met_where=where)
         if len(stdout.split(None, 2)) < 2:  # one token or none: nothing was joined either way
             return d
         used = uses_separator(stdout, d.value)

@@ -53,6 +53,8 @@ class Demand:
         met_where: where it was met: ``output``, or the code's ``file:line``; "" when not met.
         answered: the program answered in the checker's own words (it printed another of the
             values the checker compares with): a wrong answer, not an unknown notation.
+        crashed: the program's own error (not an interpreter limit) stopped it before it gave
+            this: a failure of its own, not evidence about the brief.
     """
 
     kind: DemandKind
@@ -68,6 +70,7 @@ class Demand:
     met: bool | None = None
     met_where: str = ""
     answered: bool = False
+    crashed: bool = False
 
     @property
     def unstated(self) -> bool:
@@ -80,7 +83,7 @@ class Demand:
         (its output, recorded or observed in a re-score, lacks it). An unstated demand the
         program's output or code already carries says nothing against the brief, and one that
         nothing shows met or not (``met`` None) is not counted either way."""
-        return self.unstated and self.met is False and not self.answered
+        return self.unstated and self.met is False and not self.answered and not self.crashed
 
     def shown(self) -> str:
         """The value as shown to a person (quotes for literals, names for blanks)."""
