@@ -1,0 +1,3 @@
+module example.com/matrix
+
+go 1.19
