@@ -18,9 +18,12 @@ watchdog's ``tree_memory`` replaced by the old sum of resident memory (kept here
 
 Contained: this tree's ``run_sandboxed`` as it is (a memory cgroup of its own where one is
 writable, as here and in CI) stops the attacker asking :data:`ATTACK_MIB` MiB (five times the limit,
-as the finding's 10,200 MiB were of 2,048) long before it holds that, or ``DONE``; and so does the
-fallback where no cgroup can be made (``own_cgroup`` finding none: the watchdog counts the memory
-files its processes hold open). No process of the attacker is left behind.
+as the finding's 10,200 MiB were of 2,048) before ``DONE``, and under the cgroup it never holds more
+than the limit; the fallback where no cgroup can be made (``own_cgroup`` finding none: the watchdog
+counts the memory files its processes hold open) stops it too, having held more than the limit for
+under :data:`OVER_SECONDS` s (the watchdog polls, and memory files fill at several GiB a second: the
+figure ``fallback_held_mib`` says how far past the limit it got). No process of the attacker is
+left behind.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ CHUNK_MIB = 200
 LIVE_MIB = 3000
 ATTACK_MIB = 5200
 HOLD_SECONDS = 3.0
+OVER_SECONDS = 1.0
+"""How long a stopped attacker may have held more than the limit (a watchdog polls every 0.25 s)."""
 WALL_SECONDS = 20.0
 BEFORE_FIX = "REVIEWER_BEFORE_FIX_PYTHON"
 
@@ -218,9 +223,11 @@ def check(work: Path) -> Outcome:
     fallback = attack(sys.executable, "fallback", ATTACK_MIB, "fallback")
 
     def stopped(seen: dict[str, Any]) -> bool:
-        return (not seen["done"] and seen["said_held_mib"] < ATTACK_MIB and seen["peak_held_mib"] < ATTACK_MIB
-                and seen["stopped"].startswith("memory limit") and seen["seconds"] < HOLD_SECONDS
-                and seen["left_behind"] == 0)
+        """Stopped by the memory limit well before its time was up, never done, nothing left; under
+        a cgroup never holding more than the limit (a watchdog polls, so it may see more for a moment)."""
+        bounded = seen["peak_held_mib"] <= LIMIT_MIB if seen["memory"].startswith("a cgroup") else True
+        return (not seen["done"] and seen["stopped"].startswith("memory limit") and seen["seconds"] < HOLD_SECONDS
+                and seen["held_over_limit_seconds"] < OVER_SECONDS and seen["left_behind"] == 0 and bounded)
 
     contained = stopped(guarded) and stopped(fallback) and "watched" in fallback["memory"]
 
