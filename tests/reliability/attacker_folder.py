@@ -1,9 +1,11 @@
-"""Every finding of the hostile-folder red-team pass, reproduced and shown contained.
+"""Every finding of the red-team passes (hostile folder, promises under attack), reproduced and shown contained.
 
     python tests/reliability/attacker_folder.py [--json] [--only N]
 
 Each finding (``tests/reliability/attacks/fNN_*.py``) builds its own fixture, shows the attack
-live where it can be shown without reviewer's fix, then runs reviewer's real code path. Figures:
+live where it can be shown without reviewer's fix (the code before the fix where
+``REVIEWER_BEFORE_FIX_PYTHON`` names its Python, for the findings that can run it; else the attack's
+reference), then runs reviewer's real code path. Figures:
 findings, live (attacks shown to work without the fix), contained, escaped (must be 0), and each
 finding's own figures.
 """

@@ -1,8 +1,10 @@
-"""The findings of a red-team pass with a hostile sessions folder, one module each.
+"""The findings of the red-team passes, one module each: 1-10 the pass with a hostile sessions
+folder; 11-17 the 'promises under attack' pass (its findings 1-7: the re-score sandbox's 11-15,
+``reviewer serve``'s 16-17); 20 the bounded fork and thread bombs that pass's issue asked for.
 
 Each module ``fNN_<slug>.py`` here defines::
 
-    FINDING: int            # the finding's number (1-10) in the issue that listed them
+    FINDING: int            # the finding's number (above) in the issue that listed them
     TITLE: str              # one line: what the attacker's folder did
     def check(work: Path) -> Outcome
 

@@ -1,0 +1,252 @@
+"""Finding 11 (finding 1 of the 'promises under attack' pass): a grader calling
+``os.memfd_create`` and ``os.posix_fallocate`` held 10,200 MiB under the 2,048 MiB memory limit for
+its whole time limit: the watchdog summed resident memory only, and a memory file filled with
+``fallocate`` and never mapped is not resident. (``prlimit --fsize`` caps each file, so the attacker
+fills many files of :data:`CHUNK_MIB` MiB.)
+
+The attacker here fills such files until it holds the memory it asks for, keeps them open for a
+few seconds, then says ``DONE``. While it runs, this check reads from the host, every 0.05 s, the
+blocks of the memory files its processes hold open (the figure ``held``: what it really held, not
+what it says).
+
+Live: without the fix the memory stays held. With the code before the fix
+(``REVIEWER_BEFORE_FIX_PYTHON`` names its Python): its ``run_sandboxed``. Otherwise the attack's
+reference: this tree's ``run_sandboxed`` with ``own_cgroup`` finding no memory cgroup and the
+watchdog's ``tree_memory`` replaced by the old sum of resident memory (kept here verbatim from
+``tree_rss`` before the fix). :data:`LIVE_MIB` MiB are asked over a limit of :data:`LIMIT_MIB` MiB, held for
+:data:`HOLD_SECONDS` s: the attacker ends by itself, never stopped.
+
+Contained: this tree's ``run_sandboxed`` as it is (a memory cgroup of its own where one is
+writable, as here and in CI) stops the attacker asking :data:`ATTACK_MIB` MiB (five times the limit,
+as the finding's 10,200 MiB were of 2,048) before ``DONE``, and under the cgroup it never holds more
+than the limit; the fallback where no cgroup can be made (``own_cgroup`` finding none: the watchdog
+counts the memory files its processes hold open) stops it too, having held more than the limit for
+under :data:`OVER_SECONDS` s (the watchdog polls, and memory files fill at several GiB a second: the
+figure ``fallback_held_mib`` says how far past the limit it got). No process of the attacker is
+left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from attacks import Outcome
+
+FINDING = 11
+TITLE = "memfd_create + posix_fallocate held 10,200 MiB under a 2,048 MiB limit: the watchdog counted resident memory only"
+LIMIT_MIB = 1024
+CHUNK_MIB = 200
+LIVE_MIB = 3000
+ATTACK_MIB = 5200
+HOLD_SECONDS = 3.0
+OVER_SECONDS = 1.0
+"""How long a stopped attacker may have held more than the limit (a watchdog polls every 0.25 s)."""
+WALL_SECONDS = 20.0
+BEFORE_FIX = "REVIEWER_BEFORE_FIX_PYTHON"
+
+ATTACKER = r"""
+import os, sys, time
+marker, target, chunk, hold = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+held, files = 0, []
+try:
+    while held < target:
+        fd = os.memfd_create("held")
+        os.posix_fallocate(fd, 0, chunk << 20)
+        files.append(fd)
+        held += chunk
+        print("held", held, flush=True)
+except OSError as exc:
+    print("refused at", held, exc, flush=True)
+print("HELD", held, flush=True)
+time.sleep(hold)
+print("DONE", flush=True)
+"""
+
+RUNNER = r"""
+import json, sys, time
+from reviewer.rescore import sandbox
+from reviewer.rescore.layout import fresh_staging, write
+from reviewer.rescore.runtime import find_python, python_executable
+mode, limit, wall, attacker, *args = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], *sys.argv[5:]
+
+def tree_rss(root_pid):
+    # reviewer.rescore.sandbox.tree_rss before the fix, verbatim.
+    import os
+    parents = {}
+    rss = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            continue
+        after = raw.rpartition(b")")[2].split()
+        if len(after) > 21:
+            parents[int(name)] = int(after[1])
+            rss[int(name)] = int(after[21])
+    inside, frontier = {root_pid}, [root_pid]
+    children = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    while frontier:
+        for child in children.get(frontier.pop(), ()):
+            if child not in inside:
+                inside.add(child)
+                frontier.append(child)
+    page = os.sysconf("SC_PAGE_SIZE")
+    return sum(rss.get(p, 0) for p in inside) * page
+
+if mode in ("reference", "fallback") and hasattr(sandbox, "own_cgroup"):
+    sandbox.own_cgroup = lambda controller: None
+if mode == "reference" and hasattr(sandbox, "tree_memory"):
+    sandbox.tree_memory = tree_rss
+tool = sandbox.require_sandbox()
+py = find_python(python_executable())
+with fresh_staging() as staging:
+    write(staging, "ws/prog.py", attacker.encode())
+    write(staging, "bin/python", f"#!/bin/sh\nexec '{py.executable}' \"$@\"\n".encode(), 0o755)
+    script = ("cp -R /sandbox/in/ws /sandbox/run && mkdir -p /sandbox/tmp /sandbox/home && cd /sandbox/run "
+              "&& exec python prog.py \"$@\"")
+    env = {"PATH": "/sandbox/in/bin:/usr/bin:/bin", "HOME": "/sandbox/home", "TMPDIR": "/sandbox/tmp", "LANG": "C.UTF-8"}
+    limits = sandbox.Limits(memory_mb=limit, wall_seconds=wall, cpu_seconds=int(wall) + 1)
+    out = sandbox.run_sandboxed(tool, staging, ["/bin/sh", "-c", script, "prog", *args], binds=list(py.binds), env=env,
+                                limits=limits)
+print(json.dumps({"exit_status": out.exit_status, "stopped": out.stopped, "seconds": out.seconds,
+                  "output": out.output[-2000:], "memory": getattr(out, "memory", "")}))
+"""
+
+
+def memory_files_held(marker: str) -> int:
+    """Bytes of the memory files (``memfd``) the processes whose command line holds ``marker`` have open."""
+    total, seen = 0, set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                if marker.encode() not in fh.read():
+                    continue
+            fds = os.listdir(f"/proc/{name}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if not os.readlink(f"/proc/{name}/fd/{fd}").startswith("/memfd:"):
+                    continue
+                st = os.stat(f"/proc/{name}/fd/{fd}")
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_blocks * 512
+    return total
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids whose command line holds ``marker``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                if marker.encode() in fh.read():
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def attack(python: str, mode: str, target_mib: int, tag: str) -> dict[str, Any]:
+    """Run the attacker asking ``target_mib`` in the sandbox of ``python``'s reviewer (``mode``:
+    as-is, reference, fallback); what the sandbox said and what the host saw it hold."""
+    marker = f"memfd-attack-{tag}-{os.getpid()}-{time.monotonic_ns()}"
+    proc = subprocess.Popen([python, "-c", RUNNER, mode, str(LIMIT_MIB), str(WALL_SECONDS), ATTACKER,
+                             marker, str(target_mib), str(CHUNK_MIB), str(HOLD_SECONDS)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd="/")
+    peak, over_since, over_for = 0, None, 0.0
+    done = threading.Event()
+    out: dict[str, str] = {}
+
+    def collect() -> None:
+        out["stdout"], out["stderr"] = proc.communicate(timeout=WALL_SECONDS + 60)
+        done.set()
+
+    reader = threading.Thread(target=collect, daemon=True)
+    reader.start()
+    while not done.wait(0.05):
+        held = memory_files_held(marker)
+        peak = max(peak, held)
+        now = time.monotonic()
+        if held > LIMIT_MIB << 20:
+            over_since = over_since or now
+            over_for = now - over_since
+        else:
+            over_since = None
+    reader.join()
+    try:
+        seen = json.loads(out["stdout"].strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        seen = {"exit_status": None, "stopped": "", "seconds": 0.0, "output": "", "memory": "",
+                "error": (out.get("stderr") or "")[-1500:]}
+    time.sleep(0.2)
+    said = [int(line.split()[1]) for line in seen["output"].splitlines() if line.startswith("held ")]
+    seen.update({"peak_held_mib": peak >> 20, "said_held_mib": max(said, default=0), "held_over_limit_seconds": round(over_for, 2),
+                 "done": "DONE" in seen["output"], "left_behind": len(processes_with(marker))})
+    return seen
+
+
+def check(work: Path) -> Outcome:
+    """The memory held under the old watchdog, then stopped by this tree's guard and its fallback."""
+    del work  # the fixture is the attacker's program, staged by the runner
+    before = os.environ.get(BEFORE_FIX)
+    if before:
+        old, which_old = attack(before, "as-is", LIVE_MIB, "old"), f"the code before the fix ({BEFORE_FIX})"
+    else:
+        old, which_old = attack(sys.executable, "reference", LIVE_MIB, "old"), "the reference (resident memory only, no cgroup)"
+    live = (old["done"] and not old["stopped"] and old["exit_status"] == 0
+            and old["peak_held_mib"] >= LIVE_MIB - CHUNK_MIB and old["held_over_limit_seconds"] >= HOLD_SECONDS / 2)
+    guarded = attack(sys.executable, "as-is", ATTACK_MIB, "guard")
+    fallback = attack(sys.executable, "fallback", ATTACK_MIB, "fallback")
+
+    def stopped(seen: dict[str, Any]) -> bool:
+        """Stopped by the memory limit well before its time was up, never done, nothing left; under
+        a cgroup never holding more than the limit (a watchdog polls, so it may see more for a moment)."""
+        bounded = seen["peak_held_mib"] <= LIMIT_MIB if seen["memory"].startswith("a cgroup") else True
+        return (not seen["done"] and seen["stopped"].startswith("memory limit") and seen["seconds"] < HOLD_SECONDS
+                and seen["held_over_limit_seconds"] < OVER_SECONDS and seen["left_behind"] == 0 and bounded)
+
+    contained = stopped(guarded) and stopped(fallback) and "watched" in fallback["memory"]
+
+    def line(name: str, seen: dict[str, Any], words: bool = True) -> str:
+        return (f"{name}: held {seen['peak_held_mib']} MiB at most (it said {seen['said_held_mib']}), over the "
+                f"{LIMIT_MIB} MiB limit for {seen['held_over_limit_seconds']} s; stopped after {seen['seconds']:.2f} s: "
+                f"{seen['stopped'] or 'never'} (exit {seen['exit_status']}); DONE: {seen['done']}; left behind: "
+                f"{seen['left_behind']}" + (f"; memory: {seen['memory'] or '(not said)'}" if words else "")
+                + (f"\n  {seen['error']}" if "error" in seen else ""))
+
+    detail = "\n".join([
+        line(f"{which_old}, asking {LIVE_MIB} MiB", old, words=False),
+        line(f"this tree, asking {ATTACK_MIB} MiB", guarded),
+        line(f"this tree without a cgroup (the fallback), asking {ATTACK_MIB} MiB", fallback),
+    ])
+    figures = {"limit_mib": LIMIT_MIB, "old": which_old.split(" (")[0], "old_held_mib": old["peak_held_mib"],
+               "old_held_over_limit_seconds": old["held_over_limit_seconds"], "old_stopped": old["stopped"],
+               "guard_held_mib": guarded["peak_held_mib"], "guard_stopped_seconds": round(guarded["seconds"], 2),
+               "guard_stopped": guarded["stopped"], "guard_memory": guarded["memory"],
+               "fallback_held_mib": fallback["peak_held_mib"], "fallback_stopped_seconds": round(fallback["seconds"], 2),
+               "fallback_stopped": fallback["stopped"], "left_behind": guarded["left_behind"] + fallback["left_behind"]}
+    return Outcome(contained, live, detail, figures)
