@@ -68,7 +68,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             return 1
     scope = resolve_scope("report", args)
     store = open_store(args.path)
-    rescores = rescored(store, args.rescores_of)
+    only = args.rescores_of
+    if only == "me":
+        from reviewer.store.identity import resolve_reviewer
+
+        only = resolve_reviewer(getattr(args, "reviewer", None))
+    rescores = rescored(store, only)
     data = build_report(store, scope, predictions, rescores)
     warn("report", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
     warn("report", [*data.stats.errors, *rescores.errors])
@@ -97,7 +102,8 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     p.add_argument("path", nargs="?", type=Path, help="sessions folder (default: ./sessions when it exists, else the bundled examples)")
     p.add_argument("-o", "--output", type=Path, default=Path("report.html"), metavar="FILE", help="where to write (default: report.html)")
     p.add_argument("--rescores-of", metavar="NAME", default="",
-                   help="count only NAME's re-score records in the re-scored figures (default: every record, each reviewer named)")
+                   help="count only NAME's re-score records in the re-scored figures (default: every record, each reviewer named); "
+                        "`--rescores-of me` counts your own")
     p.add_argument("--predictions", type=Path, action="append", metavar="FILE",
                    help="a predictor's [[prediction]] tables (as for `reviewer score`), scored beside the flag-everything baseline; repeatable")
     scope_args(p)

@@ -325,6 +325,19 @@ def entry(t: Any, reviewer: str) -> Entry | None:
                  stated if isinstance(stated, str) else "changes what the brief states")
 
 
+def owner(doc: dict[str, Any], path: Path, errors: list[str]) -> str:
+    """Whose record a file is: the reviewer its own name belongs to. A file may say anything in its
+    ``reviewer`` key (a received ``mallory.toml`` claiming to be ann's): a name that does not match
+    the file's is reported and the file counted as the file name's, never as the name it claims."""
+    claimed = doc.get("reviewer")
+    if isinstance(claimed, str) and reviewer_file_stem(claimed) == path.stem:
+        return claimed
+    if isinstance(claimed, str):
+        errors.append(f"{path}: says it is {claimed}'s re-score record, but that reviewer's file is "
+                      f"{reviewer_file_stem(claimed)}.toml: counted as {path.stem}'s")
+    return path.stem
+
+
 def read_entries(root: Path, sessions: list[str]) -> tuple[list[Entry], list[str]]:
     """Every reviewer's re-scores of ``sessions`` (in the folder and in the per-user fallback),
     and the files that could not be read."""
@@ -361,7 +374,7 @@ def read_records(root: Path, sessions: list[str]) -> tuple[list[Entry], list[Obs
                 except (RecordUnsafe, OSError) as exc:
                     errors.append(str(exc))
                     continue
-                reviewer = str((doc or {}).get("reviewer", path.stem))
+                reviewer = owner(doc or {}, path, errors)
                 for t in (doc or {}).get("rescore", []):
                     e = entry(t, reviewer)
                     if e is not None:

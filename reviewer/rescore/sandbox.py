@@ -185,9 +185,10 @@ def system_binds() -> list[str]:
 
 
 def bwrap_args(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, str], limits: Limits,
-               routed: dict[str, str]) -> list[str]:
+               routed: dict[str, str], seccomp_fd: int | None = None) -> list[str]:
     """The bwrap command line up to (not including) the command it runs."""
     args = [tool.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox",
+            *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
             *system_binds(), "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
             "--size", str(limits.disk_mb << 20), "--tmpfs", INSIDE,
             "--ro-bind", str(staging), IN]
@@ -221,7 +222,7 @@ ROOT_SCRIPT = ('n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind "$1" "$2" || 
 
 
 def full_command(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, str], limits: Limits,
-                 inner: list[str]) -> list[str]:
+                 inner: list[str], seccomp_fd: int | None = None) -> list[str]:
     """The whole command line: (as root: unshare, binds, setpriv) bwrap, prlimit, ``inner``."""
     routed: dict[str, str] = {}
     pairs: list[str] = []
@@ -233,7 +234,7 @@ def full_command(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, st
             point.chmod(0o755)
             routed[b.host] = str(point)
             pairs += [b.host, str(point)]
-    cmd = bwrap_args(tool, staging, binds, env, limits, routed) + ["--", *limited(tool, limits), *inner]
+    cmd = bwrap_args(tool, staging, binds, env, limits, routed, seccomp_fd) + ["--", *limited(tool, limits), *inner]
     if not tool.as_root:
         return cmd
     drop = [tool.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
@@ -269,7 +270,8 @@ def describe_status(status: int | None) -> str:
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 WATCHED = ("watched from outside every 0.25 s: resident memory, shared memory and memory files of all its "
-           "processes together (no memory cgroup is writable here)")
+           "processes together, as no memory cgroup is writable here")
+REFUSED = "; memory files and System V shared memory refused (seccomp)"
 
 
 @record
@@ -366,7 +368,7 @@ def memory_words(limits: Limits) -> str:
     """How a sandboxed command's memory will be bounded here (made and removed at once)."""
     guard = memory_guard(limits)
     release(guard)
-    return guard.words
+    return guard.words + (REFUSED if not guard.procs and seccomp_filter() else "")
 
 
 def release(guard: Guard) -> None:
@@ -381,6 +383,39 @@ def release(guard: Guard) -> None:
             return
         except OSError:
             time.sleep(0.02)
+
+
+SECCOMP_DENIED = {
+    "x86_64": (0xC000003E, {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447}),
+    "aarch64": (0xC00000B7, {"shmget": 194, "shmat": 196, "memfd_create": 279, "memfd_secret": 447}),
+}
+"""Per machine: the audit architecture, and the system calls that make memory no process holds as a
+file or a mapping the watchdog can count (memory files, System V shared memory)."""
+
+
+def seccomp_filter(machine: str | None = None) -> bytes:
+    """A classic BPF program for bubblewrap's ``--seccomp``: the calls of :data:`SECCOMP_DENIED` fail
+    with EPERM, a call of another architecture (or x32) with ENOSYS, every other call is allowed;
+    b"" on a machine it does not know (then the watchdog alone bounds memory)."""
+    import platform
+    import struct
+
+    arch = SECCOMP_DENIED.get(machine or platform.machine())
+    if arch is None:
+        return b""
+    audit, calls = arch
+    load, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    numbers = sorted(calls.values())
+    prog: list[tuple[int, int, int, int]] = [(load, 0, 0, 4)]  # the architecture
+    rest = 2 + 1 + len(numbers) + 1  # instructions after the next one, up to the ENOSYS return
+    prog.append((jeq, 0, rest, audit))
+    prog.append((load, 0, 0, 0))  # the call's number
+    prog.append((jge, len(numbers) + 2, 0, 0x40000000))  # x32: not handled here
+    for i, nr in enumerate(numbers):
+        prog.append((jeq, len(numbers) - i, 0, nr))
+    prog += [(ret, 0, 0, allow), (ret, 0, 0, eperm), (ret, 0, 0, enosys)]
+    return b"".join(struct.pack("<HBBI", *ins) for ins in prog)
 
 
 JOIN = 'echo $$ > "$0" && exec "$@"'
@@ -465,11 +500,17 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
     sandbox under its own number (which ``inner`` names) and closed here, and what arrives on
     the read end is the outcome's ``side`` (capped; the rest is read and dropped)."""
     guard = memory_guard(limits)
-    cmd = full_command(tool, staging, binds, env, limits, inner)
+    program = b"" if guard.procs else seccomp_filter()
+    filter_fd = None
+    if program:  # no cgroup: refuse the memory no watchdog can count
+        filter_fd, write_end = os.pipe()
+        os.write(write_end, program)
+        os.close(write_end)
+    cmd = full_command(tool, staging, binds, env, limits, inner, filter_fd)
     if guard.procs:
         cmd = ["/bin/sh", "-c", JOIN, guard.procs, *cmd]
     start = time.monotonic()
-    keep = (side[1],) if side is not None else ()
+    keep = tuple(fd for fd in ((side[1],) if side is not None else ()) + ((filter_fd,) if filter_fd is not None else ()))
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True,
@@ -480,6 +521,8 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
     finally:
         if side is not None:
             os.close(side[1])
+        if filter_fd is not None:
+            os.close(filter_fd)
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     streams: dict[int, tuple[list[bytes], int]] = {fd: ([], OUTPUT_CAP)}
@@ -548,7 +591,7 @@ def run_sandboxed(tool: Tool, staging: Path, inner: list[str], *, binds: list[Bi
     exit_status = None if stopped and not oom else (128 - status if status < 0 else status)
     side_bytes = b"".join(streams[side[0]][0]) if side is not None else b""
     return Outcome(exit_status, text, truncated, time.monotonic() - start, stopped, describe_status(exit_status),
-                   side_bytes, guard.words)
+                   side_bytes, guard.words + (REFUSED if program else ""))
 
 
 PROBE_OK = "sandbox-ok"

@@ -46,6 +46,9 @@ HERE = Path(__file__).resolve().parent
 
 REPAIR_SECONDS = 10.0
 """How long re-expressing the files the checker reads may take on the host."""
+JSON_CAP = 8 << 20
+"""The largest file of one JSON document re-expressed on the host (parsing it is one uninterruptible
+step: 8 MiB parse in a fraction of a second)."""
 
 
 class StagingCancelled(StagingError):
@@ -203,6 +206,9 @@ def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[
         if not path.is_file() or path.is_symlink():
             continue
         text = path.read_bytes().decode("utf-8", "surrogateescape")
+        if len(text) > JSON_CAP and text.lstrip()[:1] in "{[":
+            raise StagingError(f"{rel} is one JSON document of {len(text) >> 20} MiB: re-expressing it on the host is "
+                               f"refused past {JSON_CAP >> 20} MiB (its parse cannot be stopped); nothing was run")
         try:
             fixed = transform.apply_repairs(text, text_repairs, lambda: cancel() or time.monotonic() > deadline)
         except transform.Stopped:

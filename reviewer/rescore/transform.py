@@ -36,6 +36,7 @@ SHAPE_JOIN = {"comma-list": ",", "space-list": " ", "semicolon-list": ";", "pipe
 TEXT_KINDS = ("rename-key", "map-value", "separator", "reserialise")
 MAX_JSON_CHARS = 50_000_000
 MAX_LINE = 256 << 10
+POLL_EVERY = 4096
 """Characters of one line the field repairs re-express (a longer line is left as printed), so
 that one line costs a bounded time and a stop is heard within a fraction of a second."""
 
@@ -208,10 +209,25 @@ def json_text(value: Any) -> str | None:
     return None
 
 
-def repair_json(value: Any, kind: str, args: list[str]) -> Any:
-    """One repair applied to a JSON value, at every depth."""
+class Poll:
+    """Asks ``stop`` once every :data:`POLL_EVERY` values (raising :class:`Stopped`)."""
+
+    def __init__(self, stop: Callable[[], bool] | None) -> None:
+        self.stop, self.count = stop, 0
+
+    def tick(self) -> None:
+        """One more value looked at."""
+        self.count += 1
+        if self.stop is not None and self.count % POLL_EVERY == 0 and self.stop():
+            raise Stopped("stopped before every value was repaired")
+
+
+def repair_json(value: Any, kind: str, args: list[str], poll: Poll | None = None) -> Any:
+    """One repair applied to a JSON value, at every depth (``poll`` ticked at each value)."""
+    if poll is not None:
+        poll.tick()
     if isinstance(value, list):
-        return [repair_json(v, kind, args) for v in value]
+        return [repair_json(v, kind, args, poll) for v in value]
     if not isinstance(value, dict):
         return value
     out: dict[str, Any] = {}
@@ -227,7 +243,7 @@ def repair_json(value: Any, kind: str, args: list[str]) -> Any:
         elif kind == "reserialise" and key == args[0]:
             items = [str(x) for x in item] if isinstance(item, list) else list_items(str(item))
             item = items if args[1] == "json-list" else shaped(items, args[1])
-        out[key] = repair_json(item, kind, args)
+        out[key] = repair_json(item, kind, args, poll)
     return out
 
 
@@ -263,10 +279,13 @@ def apply_repairs(text: str, repairs: Repairs, stop: Callable[[], bool] | None =
     todo = list(each_repair(repairs))
     if not todo:
         return text
+    if stop is not None and stop():
+        raise Stopped("stopped before anything was repaired")
     doc = as_json(text)
     if doc is not NOT_JSON:
+        poll = Poll(stop)
         for kind, args in todo:
-            doc = repair_json(doc, kind, args)
+            doc = repair_json(doc, kind, args, poll)
         tail = text[len(text.rstrip()):]
         return json.dumps(doc, ensure_ascii=False) + tail
     return per_line(text, todo, lambda line, kind, args: repair_one(line, kind, args), stop)

@@ -109,8 +109,10 @@ def tree_rss(root_pid):
     page = os.sysconf("SC_PAGE_SIZE")
     return sum(rss.get(p, 0) for p in inside) * page
 
-if mode in ("reference", "fallback") and hasattr(sandbox, "own_cgroup"):
+if mode in ("reference", "fallback", "watchdog") and hasattr(sandbox, "own_cgroup"):
     sandbox.own_cgroup = lambda controller: None
+if mode in ("reference", "watchdog") and hasattr(sandbox, "seccomp_filter"):
+    sandbox.seccomp_filter = lambda machine=None: b""
 if mode == "reference" and hasattr(sandbox, "tree_memory"):
     sandbox.tree_memory = tree_rss
 tool = sandbox.require_sandbox()
@@ -221,6 +223,7 @@ def check(work: Path) -> Outcome:
             and old["peak_held_mib"] >= LIVE_MIB - CHUNK_MIB and old["held_over_limit_seconds"] >= HOLD_SECONDS / 2)
     guarded = attack(sys.executable, "as-is", ATTACK_MIB, "guard")
     fallback = attack(sys.executable, "fallback", ATTACK_MIB, "fallback")
+    watchdog = attack(sys.executable, "watchdog", ATTACK_MIB, "watchdog")
 
     def stopped(seen: dict[str, Any]) -> bool:
         """Stopped by the memory limit well before its time was up, never done, nothing left; under
@@ -229,7 +232,12 @@ def check(work: Path) -> Outcome:
         return (not seen["done"] and seen["stopped"].startswith("memory limit") and seen["seconds"] < HOLD_SECONDS
                 and seen["held_over_limit_seconds"] < OVER_SECONDS and seen["left_behind"] == 0 and bounded)
 
-    contained = stopped(guarded) and stopped(fallback) and "watched" in fallback["memory"]
+    def refused(seen: dict[str, Any]) -> bool:
+        """The memory files were refused outright (seccomp): never more than the limit held, nothing left."""
+        return "seccomp" in seen["memory"] and seen["peak_held_mib"] <= LIMIT_MIB and seen["left_behind"] == 0
+
+    contained = (stopped(guarded) and (stopped(fallback) or refused(fallback)) and "watched" in fallback["memory"]
+                 and stopped(watchdog))
 
     def line(name: str, seen: dict[str, Any], words: bool = True) -> str:
         return (f"{name}: held {seen['peak_held_mib']} MiB at most (it said {seen['said_held_mib']}), over the "
@@ -242,6 +250,7 @@ def check(work: Path) -> Outcome:
         line(f"{which_old}, asking {LIVE_MIB} MiB", old, words=False),
         line(f"this tree, asking {ATTACK_MIB} MiB", guarded),
         line(f"this tree without a cgroup (the fallback), asking {ATTACK_MIB} MiB", fallback),
+        line(f"this tree without a cgroup or seccomp (its watchdog alone), asking {ATTACK_MIB} MiB", watchdog),
     ])
     figures = {"limit_mib": LIMIT_MIB, "old": which_old.split(" (")[0], "old_held_mib": old["peak_held_mib"],
                "old_held_over_limit_seconds": old["held_over_limit_seconds"], "old_stopped": old["stopped"],

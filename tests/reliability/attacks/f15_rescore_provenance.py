@@ -69,10 +69,11 @@ def build(root: Path) -> Path:
 
 
 def reviewer(python: str, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    """The command line of the reviewer ``python`` imports, as ``ann``."""
+    """The command line of the reviewer ``python`` imports, as ``ann`` (``--final``: everyone's verdicts)."""
     env = {**os.environ, "COLUMNS": "160",
            **{f"XDG_{k}_HOME": str(home / k.lower()) for k in ("CONFIG", "DATA", "CACHE")}}
-    return subprocess.run([python, "-m", "reviewer.cli", *args, "--reviewer", ME], capture_output=True, text=True,
+    me = [] if "--final" in args else ["--reviewer", ME]
+    return subprocess.run([python, "-m", "reviewer.cli", *args, *me], capture_output=True, text=True,
                           timeout=300, check=False, env=env, cwd=home)
 
 
@@ -103,7 +104,7 @@ def figure(text: str) -> str | None:
 
 def provenance(page: str) -> str:
     """The report's sentence saying whose re-score records it counts ("" when none)."""
-    found = re.search(r"data-field=provenance>([^<]*)<", page)
+    found = re.search(r"class=provenance>([^<]*)<", page)
     return html.unescape(found.group(1)) if found else ""
 
 
@@ -123,12 +124,14 @@ def check(work: Path) -> Outcome:
     live = figure(old_text) == "100" and FORGER not in old_text
 
     text = reviewer(sys.executable, "stats", str(root), home=home).stdout
+    blind = next((line for line in text.splitlines() if "re-scored figures count" in line), "")
+    text = reviewer(sys.executable, "stats", str(root), "--final", home=home).stdout
     as_json = json.loads(reviewer(sys.executable, "stats", str(root), "--json", home=home).stdout or "{}")
     mine = reviewer(sys.executable, "stats", str(root), "--rescores-of", "me", home=home).stdout
     mine_json = json.loads(reviewer(sys.executable, "stats", str(root), "--rescores-of", "me", "--json", home=home).stdout or "{}")
     overall = mine_json.get("overall", {})
     named = next((line for line in text.splitlines() if FORGER in line), "")
-    report = reviewer(sys.executable, "report", str(root), "-o", str(work / "all.html"), home=home)
+    report = reviewer(sys.executable, "report", str(root), "-o", str(work / "all.html"), "--final", home=home)
     report_mine = reviewer(sys.executable, "report", str(root), "-o", str(work / "mine.html"), "--rescores-of", ME, home=home)
     page = (work / "all.html").read_text() if report.returncode == 0 else ""
     page_mine = (work / "mine.html").read_text() if report_mine.returncode == 0 else ""
@@ -136,6 +139,7 @@ def check(work: Path) -> Outcome:
     counted_mine = mine_json.get("rescores_counted", {})
     contained = (
         figure(text) == "100" and "re-scored figures count" in named and ME in named
+        and "1 other reviewer" in blind and FORGER not in blind
         and counted == {"reviewers": [ME, FORGER], "only": ""}
         and counted_mine == {"reviewers": [ME], "only": ME} and FORGER not in mine
         and figure(mine) == "50" and overall.get("rescored_pass_rate") == overall.get("pass_rate")
@@ -143,7 +147,8 @@ def check(work: Path) -> Outcome:
     )
     detail = "\n".join([
         f"{which_old}: re-scored {figure(old_text)}%, {FORGER} named: {FORGER in old_text}",
-        f"this tree's stats: re-scored {figure(text)}%; {named.strip() or '(nobody named)'}",
+        f"this tree's stats (blind): {blind.strip() or '(nothing said)'}",
+        f"this tree's stats --final: re-scored {figure(text)}%; {named.strip() or '(nobody named)'}",
         f"stats --json rescores_counted: {counted}",
         f"stats --rescores-of me: re-scored {figure(mine)}% (graded {round(100 * overall.get('pass_rate', 0))}%), "
         f"rescores_counted {counted_mine}, {FORGER} named: {FORGER in mine}",
