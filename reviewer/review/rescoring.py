@@ -32,7 +32,7 @@ from reviewer.model.repair import STDOUT_KINDS, BadRepair, Repair, describe_repa
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
 from reviewer.review.outcome import NOTHING, Outcome, tell
-from reviewer.store.labeller import UnknownFailure
+from reviewer.store.labels import UnknownFailure
 from reviewer.store.sessions import LRU
 
 if TYPE_CHECKING:  # the engine, the runtimes, the sandbox and the record load when first used, not at start

@@ -11,8 +11,7 @@ from sessionkit import RunSpec, small_folder, write_session
 from reviewer.model.label import DEFAULT_TAGS, Verdict
 from reviewer.store.githistory import Target, label_history, log_labels, parse_log
 from reviewer.store.gitrepo import open_repo, provenance, repo_info
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"

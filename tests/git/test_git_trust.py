@@ -13,8 +13,7 @@ from reviewer.model.label import Verdict
 from reviewer.store.gitcommit import commit_reviewer
 from reviewer.store.gitenv import KEPT, safe_git_env
 from reviewer.store.gitrepo import GitReadOnly, open_repo, repo_info
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"

@@ -143,8 +143,7 @@ def exercise(root: Path) -> tuple[list[str], int]:
     from reviewer.store.githistory import clear_history_cache, label_history
     from reviewer.store.gitrepo import provenance, repo_info
     from reviewer.store.identity import resolve_reviewer
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     repo = root.parent

@@ -42,8 +42,7 @@ def one_variant(work: Path, variant: str) -> tuple[bool, bool, str, int, int]:
     from reviewer.store.gitcommit import commit_reviewer
     from reviewer.store.githistory import clear_history_cache, label_history
     from reviewer.store.gitrepo import GitError, provenance, repo_info
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     work.mkdir(parents=True)
