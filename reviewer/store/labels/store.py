@@ -41,7 +41,7 @@ from reviewer.model.records import record
 from reviewer.store.atomic import atomic_write, atomic_write_many, clean_stale_temps, folder_lock, remove_durably
 from reviewer.store.index_files import stat_key
 from reviewer.store.labels.format import Contents, Entry, Key, run_file_bytes
-from reviewer.store.labels.layout import LABELS_DIR, SUFFIX, folder_stem, run_file_name, run_files
+from reviewer.store.labels.layout import LABELS_DIR, RUN_NAME, SUFFIX, folder_stem, run_file_name, run_files
 from reviewer.store.labels.legacy import journal_path
 from reviewer.store.labels.reading import (
     NEWER,
@@ -251,8 +251,9 @@ class LabelStore:
             got = read_file(path, session, self.reviewer, index=self.index)
             if got is None:
                 continue
-            if got.run and path.name == run_file_name(got.run):
-                seen[got.run] = got
+            run = got.run or (path.stem if RUN_NAME.fullmatch(path.stem) else "")  # an unreadable file: by its name
+            if run and path.name == run_file_name(run):
+                seen[run] = got
             else:
                 strays[str(path)] = got
         for run in set(st.runs) | set(seen):
@@ -320,8 +321,9 @@ class LabelStore:
                         continue
                     out += [LoadError(str(f.path), p) for p in f.issues]
                 for f in st.strays.values():
-                    out.append(LoadError(str(f.path), f"holds labels of run {f.run or '?'} but is not named "
-                                         f"{run_file_name(f.run or '?')}: read, never written"))
+                    if f.run:
+                        out.append(LoadError(str(f.path), f"holds labels of run {f.run} but is not named "
+                                             f"{run_file_name(f.run)}: read, never written"))
                 runs = set(st.runs) | set(st.old_by_run)
                 for run in sorted(runs):
                     for labs in self.view(s, run).entries.values():
