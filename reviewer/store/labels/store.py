@@ -230,9 +230,13 @@ class LabelStore:
         if run in st.runs and not again:
             return st.runs[run]
         problem = self.link_problem(session)
-        got = LabelFile(self.run_path(session, run), (), problems=(problem,)) if problem else read_file(
-            self.run_path(session, run), session, self.reviewer, index=self.index)
-        if run not in st.runs or got is not st.runs[run]:
+        last = st.runs.get(run)
+        if problem:  # the same refusal is the same object: nothing changed
+            got = last if last is not None and last.problems == (problem,) else LabelFile(
+                self.run_path(session, run), (), problems=(problem,))
+        else:
+            got = read_file(self.run_path(session, run), session, self.reviewer, index=self.index)
+        if run not in st.runs or got is not last:
             st.runs[run] = got
             st.views.pop(run, None)
         return got
