@@ -231,6 +231,7 @@ class LabelStore:
             return st.runs[run]
         problem = self.link_problem(session)
         last = st.runs.get(run)
+        got: LabelFile | None
         if problem:  # the same refusal is the same object: nothing changed
             got = last if last is not None and last.problems == (problem,) else LabelFile(
                 self.run_path(session, run), (), problems=(problem,))
