@@ -34,7 +34,7 @@ def precheck(data: bytes) -> str:
         data = data[3:]
     if b"\x00" in data:
         raise BadToml("holds NUL bytes (binary or damaged file)")
-    if CONFLICT.search(data):
+    if (b"<<<<<<<" in data or b"=======" in data or b">>>>>>>" in data) and CONFLICT.search(data):
         raise BadToml("holds git conflict markers (<<<<<<< / >>>>>>>): resolve the merge first")
     try:
         return data.decode("utf-8")

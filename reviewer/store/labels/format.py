@@ -47,33 +47,35 @@ class Unreadable(ValueError):
     """The whole file cannot be used (not TOML, no format, a table where an array belongs...)."""
 
 
+VERDICTS = {v.value: v for v in Verdict}
+
+
 def label_from_table(t: Any, session: str, reviewer: str) -> Label:
     """A Label from one ``[[label]]`` table; ValueError when it is not one."""
-    if not isinstance(t, dict):
+    if type(t) is not dict:
         raise ValueError("is not a table")
     run, check = t.get("run"), t.get("check")
-    if not isinstance(run, str) or not isinstance(check, str) or not run or not check:
+    if type(run) is not str or type(check) is not str or not run or not check:
         raise ValueError("lacks `run` or `check`")
-    try:
-        verdict = Verdict(t.get("verdict"))
-    except ValueError:
-        raise ValueError(f"has no verdict this program knows ({str(t.get('verdict'))[:40]!r})") from None
-    tags = t.get("tags", [])
-    if not isinstance(tags, list) or not all(isinstance(x, str) for x in tags):
+    verdict = VERDICTS.get(t.get("verdict"))  # type: ignore[arg-type]
+    if verdict is None:
+        raise ValueError(f"has no verdict this program knows ({str(t.get('verdict'))[:40]!r})")
+    tags = t.get("tags", ())
+    if type(tags) is not list and tags != () or not all(type(x) is str for x in tags):
         raise ValueError("has `tags` that are not a list of strings")
     labelled_at = t.get("labelled_at", "")
-    if not isinstance(labelled_at, str):
+    if type(labelled_at) is not str:
         labelled_at = str(labelled_at)
-    settled = t.get("settled", {})
-    if not isinstance(settled, dict) or not all(isinstance(v, str) for v in settled.values()):
-        raise ValueError("has a `settled` that is not a table of reviewer = verdict")
-    try:
-        settled_pairs = tuple(sorted((str(k), Verdict(v)) for k, v in settled.items()))
-    except ValueError:
-        raise ValueError("has a `settled` verdict this program does not know") from None
-    return Label(session=session, run=run, check=check, verdict=verdict, reviewer=reviewer, labelled_at=labelled_at,
-                 evidence=str(t.get("evidence", "")), tags=tuple(tags), note=str(t.get("note", "")),
-                 adjudicator=str(t.get("adjudicator", "")), settled=settled_pairs)
+    settled_pairs: tuple[tuple[str, Verdict], ...] = ()
+    if "settled" in t:
+        settled = t["settled"]
+        if type(settled) is not dict or not all(type(v) is str for v in settled.values()):
+            raise ValueError("has a `settled` that is not a table of reviewer = verdict")
+        if any(v not in VERDICTS for v in settled.values()):
+            raise ValueError("has a `settled` verdict this program does not know")
+        settled_pairs = tuple(sorted((str(k), VERDICTS[v]) for k, v in settled.items()))
+    return Label(session, run, check, verdict, reviewer, labelled_at, str(t.get("evidence", "")), tuple(tags),
+                 str(t.get("note", "")), str(t.get("adjudicator", "")), settled_pairs)
 
 
 def note_from_table(t: Any, session: str, reviewer: str) -> Note:

@@ -110,6 +110,8 @@ def from_contents(path: Path, key: tuple[int, ...], got: Contents, old: bool, si
 
 
 CACHE: OrderedDict[str, LabelFile] = OrderedDict()
+CACHED_BYTES = 0
+"""The sizes of the files in CACHE, added up."""
 LOCK = threading.Lock()
 FORGET: list[Callable[[], None]] = []
 """What else to forget with the cache (readers built on it register here)."""
@@ -117,12 +119,14 @@ FORGET: list[Callable[[], None]] = []
 
 def remember(made: LabelFile) -> LabelFile:
     """Keep a file as read (least recently read out first past CACHE_BYTES)."""
+    global CACHED_BYTES
     with LOCK:
-        CACHE[str(made.path)] = made
-        CACHE.move_to_end(str(made.path))
-        total = sum(f.size for f in CACHE.values())
-        while len(CACHE) > 1 and total > CACHE_BYTES:
-            total -= CACHE.popitem(last=False)[1].size
+        key = str(made.path)
+        last = CACHE.pop(key, None)
+        CACHED_BYTES += made.size - (last.size if last is not None else 0)
+        CACHE[key] = made
+        while len(CACHE) > 1 and CACHED_BYTES > CACHE_BYTES:
+            CACHED_BYTES -= CACHE.popitem(last=False)[1].size
     return made
 
 
@@ -135,8 +139,10 @@ def cached(path: Path, key: tuple[int, ...]) -> LabelFile | None:
 
 def clear_cache() -> None:
     """Forget every file read (tests and benchmarks)."""
+    global CACHED_BYTES
     with LOCK:
         CACHE.clear()
+        CACHED_BYTES = 0
     GROUPS.clear()
     for forget in FORGET:
         forget()
@@ -212,6 +218,8 @@ def keep_in(index: RunIndex, made: LabelFile) -> None:
 def distinct(labels: Iterable[Label]) -> tuple[Label, ...]:
     """Labels of one failure without repeats, the one in force first: the newest by ``labelled_at``
     (of two equally new, the one read later)."""
+    if type(labels) is tuple and len(labels) == 1:
+        return labels
     seen: list[Label] = []
     for lab in labels:
         if lab not in seen:

@@ -101,6 +101,8 @@ class SessionFiles:
     listed: bool = False
     views: dict[str, RunView] = field(default_factory=dict)
     cleaned: bool = False
+    link: str | None = None
+    """Why the folder must not be used, as last looked at (None: not yet)."""
 
 
 def apply_change(entries: dict[str, tuple[Label, ...]], notes: dict[str, Note], check: str, entry: Entry) -> None:
@@ -194,17 +196,21 @@ class LabelStore:
         path = self.run_path(session, run)
         return path, redirect_reason(self.root, self.root / session / LABELS_DIR)
 
-    def link_problem(self, session: str) -> str:
-        """Why the session's labels folder (or this reviewer's folder in it) must not be used ("" when it may)."""
+    def link_problem(self, session: str, again: bool = True) -> str:
+        """Why the session's labels folder (or this reviewer's folder in it) must not be used ("" when it
+        may), looked at again unless ``again`` is False and it was looked at before (a run's first read)."""
         st = self.files_of(session)
+        if not again and st.link is not None:
+            return st.link
         rel = (st.labels_dir / self.stem).relative_to(st.trusted).as_posix()
+        st.link = ""
         try:
             check_dir(st.trusted, rel)
         except LinkOnPath as exc:
-            return f"{exc}; labels are neither read nor written there"
+            st.link = f"{exc}; labels are neither read nor written there"
         except OSError:
-            return ""
-        return ""
+            pass
+        return st.link
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -229,7 +235,7 @@ class LabelStore:
         st = self.files_of(session)
         if run in st.runs and not again:
             return st.runs[run]
-        problem = self.link_problem(session)
+        problem = self.link_problem(session, again)
         last = st.runs.get(run)
         got: LabelFile | None
         if problem:  # the same refusal is the same object: nothing changed
@@ -329,11 +335,14 @@ class LabelStore:
                     if f.run:
                         out.append(LoadError(str(f.path), f"holds labels of run {f.run} but is not named "
                                              f"{run_file_name(f.run)}: read, never written"))
-                runs = set(st.runs) | set(st.old_by_run)
-                for run in sorted(runs):
-                    for labs in self.view(s, run).entries.values():
-                        if len(labs) > 1:
-                            out.append(LoadError(str(holder(files, labs[0])), describe_duplicate(self.reviewer, labs)))
+                held: dict[Key, int] = {}  # failures with two tables in one file, or tables in two files
+                for f in files:
+                    for k, labs in (f.entries.items() if f is not None else ()):
+                        held[k] = held.get(k, 0) + len(labs)
+                for run, check in sorted(k for k, n in held.items() if n > 1):
+                    labs = self.view(s, run).entries.get(check, ())
+                    if len(labs) > 1:
+                        out.append(LoadError(str(holder(files, labs[0])), describe_duplicate(self.reviewer, labs)))
         return out
 
     def get(self, session: str, run: str, check: str) -> Label | None:
@@ -381,15 +390,17 @@ class LabelStore:
             return out
 
     def mine_all(self) -> list[Label]:
-        """Every label in force of this reviewer in the sessions read so far (each session's folder listed)."""
-        with self.lock:
-            out: list[Label] = []
-            for s in list(self.sessions):
+        """Every label in force of this reviewer in the sessions read so far (each session's folder
+        listed). The lock is taken run by run: a worker asking this never holds up the screen's reads."""
+        out: list[Label] = []
+        for s in list(self.sessions):
+            with self.lock:
                 self.list_session(s)
                 st = self.files_of(s)
-                for run in sorted(set(st.runs) | set(st.old_by_run)):
-                    out += self.run_labels(s, run).values()
-            return out
+                runs = sorted(set(st.runs) | set(st.old_by_run))
+            for run in runs:
+                out += self.run_labels(s, run).values()
+        return out
 
     # ---- writing -----------------------------------------------------------------------------
 
