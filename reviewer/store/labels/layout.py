@@ -119,6 +119,19 @@ def reviewer_entries(folder: Path, refused: list[tuple[Path, str]] | None = None
     return out
 
 
+FolderKey = tuple[int, int, int]
+
+
+def folder_key(folder: Path) -> FolderKey | None:
+    """(inode, mtime, ctime) of a folder by ``lstat``: a file created, renamed or removed in it changes
+    it (a file rewritten in place does not); None when it is absent or not a folder."""
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns) if stat.S_ISDIR(st.st_mode) else None
+
+
 def run_files(folder: Path) -> list[Path]:
     """The label files in a reviewer's folder, by name (an absent or unreadable folder has none)."""
     try:

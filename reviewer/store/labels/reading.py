@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import field
 from pathlib import Path
@@ -36,6 +37,7 @@ from reviewer.store.labels.layout import (
     ADJUDICATED,
     ADJUDICATED_FILE,
     FINAL,
+    folder_key,
     label_dirs,
     reviewer_entries,
     run_files,
@@ -144,6 +146,7 @@ def clear_cache() -> None:
         CACHE.clear()
         CACHED_BYTES = 0
     GROUPS.clear()
+    LOOKED.clear()
     for forget in FORGET:
         forget()
 
@@ -161,18 +164,20 @@ def old_key(path: Path, st: os.stat_result) -> tuple[int, ...]:
 
 
 def read_file(path: Path, session: str, fallback_reviewer: str, old: bool = False, cap: int = FILE_CAP,
-              index: RunIndex | None = None) -> LabelFile | None:
+              index: RunIndex | None = None, st: os.stat_result | None = None) -> LabelFile | None:
     """A labels file (format 2, or ``old``: format 1 with its journal applied); None when absent.
 
     Never raises for what the file holds or how it fails to be read: that is in ``problems``.
-    ``index`` (the folder's index cache) gives an unchanged format-2 file without parsing it.
+    ``index`` (the folder's index cache) gives an unchanged format-2 file without parsing it;
+    ``st``: its ``lstat`` taken just before, when the caller has one.
     """
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return LabelFile(path, (), problems=(f"cannot be read: {exc.strerror or exc}",))
+    if st is None:
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return LabelFile(path, (), problems=(f"cannot be read: {exc.strerror or exc}",))
     if not stat.S_ISREG(st.st_mode):
         what = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
         return LabelFile(path, (), problems=(f"is {what}; labels are never read or written through it",))
@@ -336,39 +341,80 @@ def regroup(last: ReviewerLabels, files: dict[str, LabelFile]) -> ReviewerLabels
 
 GROUPS: dict[tuple[str, str, str], ReviewerLabels] = {}
 """The last group made per (labels folders, session, stem): an unchanged reviewer gives the same object."""
+LOOKED: dict[tuple[str, str, str], tuple[object, ...]] = {}
+"""What the folders and format-1 files were when each group was made (see :func:`looked_at`)."""
 GROUPS_LOCK = threading.Lock()
+
+
+def looked_at(places: list[tuple[Path | None, Path | None]]) -> tuple[object, ...] | None:
+    """What says a reviewer's files are unchanged: each format-1 file's key (with its journal's) and
+    each folder's; None when a folder changed less than two seconds ago (a change within the same
+    clock tick would not show) or cannot be looked at."""
+    now = time.time_ns()
+    out: list[object] = []
+    for old_file, folder in places:
+        if old_file is not None:
+            try:
+                out.append(old_key(old_file, os.lstat(old_file)))
+            except OSError:
+                return None
+        if folder is not None:
+            key = folder_key(folder)
+            if key is None or now - max(key[1], key[2]) < SETTLED_NS:
+                return None
+            out.append(key)
+    return tuple(out)
+
+
+SETTLED_NS = 2_000_000_000
 
 
 def group_of(session: str, stem: str, places: list[tuple[Path | None, Path | None]], fallback_reviewer: str,
              budget: int | None, index: RunIndex | None = None) -> ReviewerLabels:
     """One reviewer's files in one session (``places``: their format-1 file and format-2 folder in
-    each labels folder), read and merged; over ``budget`` bytes, not read."""
-    paths: list[tuple[Path, bool]] = []
-    for old_file, folder in places:
-        if old_file is not None:
-            paths.append((old_file, True))
-        if folder is not None:
-            paths += [(p, False) for p in run_files(folder)]
+    each labels folder), read and merged; over ``budget`` bytes, not read.
+
+    When no folder changed (no file created, renamed or removed in it: how git and reviewer write)
+    and no format-1 file either, the last group is given again without listing its files; a file
+    rewritten in place is seen at the next change of its folder.
+    """
     key = ("\0".join(str(p) for p in places), session, stem)
+    seen = looked_at(places)
+    with GROUPS_LOCK:
+        last = GROUPS.get(key)
+        if last is not None and seen is not None and LOOKED.get(key) == seen and not last.refused:
+            return last
+    paths: list[tuple[Path, bool, os.stat_result | None]] = []
+    total = 0
+    for old_file, folder in places:
+        for p, is_old in ([(old_file, True)] if old_file is not None else []) + (
+                [(p, False) for p in run_files(folder)] if folder is not None else []):
+            try:
+                st: os.stat_result | None = os.lstat(p)
+            except FileNotFoundError:
+                continue
+            except OSError:
+                st = None
+            paths.append((p, is_old, st))
+            total += (st.st_size if st is not None else 0) + (size_of(journal_path(p)) if is_old else 0)
     if budget is not None:
-        total = 0
-        for p, is_old in paths:
-            total += size_of(p) + (size_of(journal_path(p)) if is_old else 0)
         if total > budget:
             where = places[0][1] or places[0][0]
             return ReviewerLabels(session, stem, refused=((
                 str(where), f"{stem}'s labels are {total / 1e6:.0f} MB, over the {budget >> 20} MiB budget for reading "
                 "another reviewer's labels: not read (their labels are left out here)"),))
     files: dict[str, LabelFile] = {}
-    for p, is_old in paths:
-        got = read_file(p, session, fallback_reviewer, old=is_old, index=index)
+    for p, is_old, st in paths:
+        got = read_file(p, session, fallback_reviewer, old=is_old, index=index, st=st)
         if got is not None:
             files[str(p)] = got
-    with GROUPS_LOCK:
-        last = GROUPS.get(key) or ReviewerLabels(session, stem)
-    made = regroup(last, files)
+    made = regroup(last or ReviewerLabels(session, stem), files)
     with GROUPS_LOCK:
         GROUPS[key] = made
+        if seen is not None:
+            LOOKED[key] = seen
+        else:
+            LOOKED.pop(key, None)
     return made
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,10 +42,20 @@ from reviewer.model.records import record
 from reviewer.store.atomic import atomic_write, atomic_write_many, clean_stale_temps, folder_lock, remove_durably
 from reviewer.store.index_files import stat_key
 from reviewer.store.labels.format import Contents, Entry, Key, run_file_bytes
-from reviewer.store.labels.layout import LABELS_DIR, RUN_NAME, SUFFIX, folder_stem, run_file_name, run_files
+from reviewer.store.labels.layout import (
+    LABELS_DIR,
+    RUN_NAME,
+    SUFFIX,
+    FolderKey,
+    folder_key,
+    folder_stem,
+    run_file_name,
+    run_files,
+)
 from reviewer.store.labels.legacy import journal_path
 from reviewer.store.labels.reading import (
     NEWER,
+    SETTLED_NS,
     LabelFile,
     describe_duplicate,
     distinct,
@@ -101,6 +112,8 @@ class SessionFiles:
     listed: bool = False
     views: dict[str, RunView] = field(default_factory=dict)
     cleaned: bool = False
+    folder_seen: FolderKey | None = None
+    """The folder as it was when last listed, or after this store's own last write (None: list it again)."""
     link: str | None = None
     """Why the folder must not be used, as last looked at (None: not yet)."""
 
@@ -248,13 +261,23 @@ class LabelStore:
             st.views.pop(run, None)
         return got
 
-    def list_session(self, session: str, again: bool = False) -> None:
-        """Read every file of this reviewer in the session (the folder listed: files named for no run too)."""
+    def list_session(self, session: str, again: bool = False, every_file: bool = False) -> None:
+        """Read every file of this reviewer in the session (the folder listed: files named for no run too).
+
+        ``again``: read what changed since. When no file was created, renamed or removed in the
+        folder since it was last listed (or since this store's own last write in it) the files are
+        not looked at one by one: reviewer and git replace a file, never rewrite it in place; a file
+        rewritten in place is seen at the folder's next change, and always before it is written
+        (``every_file``: look at each file however the folder looks, as before moving a format-1 file).
+        """
         st = self.files_of(session)
         if st.listed and not again:
             return
         self.read_old(session, again)
         problem = self.link_problem(session)
+        seen_key = None if problem else folder_key(self.folder(session))
+        if st.listed and not every_file and seen_key is not None and seen_key == st.folder_seen:
+            return
         paths = [] if problem else run_files(self.folder(session))
         seen: dict[str, LabelFile] = {}
         strays: dict[str, LabelFile] = {}
@@ -276,6 +299,8 @@ class LabelStore:
             st.views.clear()
         st.strays = strays
         st.listed = True
+        settled = seen_key is not None and time.time_ns() - max(seen_key[1], seen_key[2]) > SETTLED_NS
+        st.folder_seen = seen_key if settled else None
 
     def view(self, session: str, run: str) -> RunView:
         """A run's labels on disk, merged from its file, the format-1 file and any stray file."""
@@ -523,6 +548,8 @@ class LabelStore:
                                                                            tuple(notes.values())), False, len(data))
             st.runs[run] = remember(made)
         st.views.pop(run, None)
+        if st.listed and st.folder_seen is not None:  # the folder's one change since it was listed is this write
+            st.folder_seen = folder_key(path.parent)
 
     def put_back(self, session: str, run: str, entries: dict[str, tuple[Label, ...]], deciding: set[str]) -> list[str]:
         """Put back into a run's entries the decisions made through this store that an outside change
@@ -545,7 +572,7 @@ class LabelStore:
             raise LabelsUnsafe(f"{old.path.name} in {session}: {unsafe(old)}; its labels are not moved into the new "
                                "layout and nothing is written in this session until it is repaired")
         st = self.files_of(session)
-        self.list_session(session, again=True)
+        self.list_session(session, again=True, every_file=True)
         damaged = [f for f in [*st.runs.values(), *st.strays.values()] if f is not None and not f.writable]
         if damaged:
             raise LabelsUnsafe(f"{damaged[0].path.name} in {session}: {unsafe(damaged[0])}; the labels of "
