@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+from clikit import imported_cli as cli
 
 from attacks import Outcome
 
@@ -59,17 +60,6 @@ def verdicts_on_disk(root: Path) -> list[str]:
             doc = tomllib.loads(path.read_text())
             found += [t["verdict"] for t in doc.get("label", []) if t.get("check") == "heldout:test_connected"]
     return sorted(found)
-
-
-def cli(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The command line of the ``reviewer`` package this process imports, as a user runs it."""
-    import reviewer
-
-    code = Path(reviewer.__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(code), "XDG_CONFIG_HOME": str(work / "xdg-config"),
-           "XDG_DATA_HOME": str(work / "xdg-data"), "XDG_CACHE_HOME": str(work / "xdg-cache")}
-    return subprocess.run([sys.executable, "-m", "reviewer.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=work, timeout=300, check=False)
 
 
 def names_it(done: subprocess.CompletedProcess[str]) -> bool:

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+from clikit import imported_cli as cli
 
 from attacks import Outcome
 
@@ -69,17 +70,6 @@ def make_folder(work: Path) -> Path:
                      f'verdict = "capability"\n' for i in range(5000))
     (big / "alice.toml").write_text('format = 1\nreviewer = "alice"\nsession = "s1"\n' + tables)
     return root
-
-
-def cli(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The command line of the ``reviewer`` package this process imports, as a user runs it."""
-    import reviewer
-
-    code = Path(reviewer.__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(code), "XDG_CONFIG_HOME": str(work / "xdg-config"),
-           "XDG_DATA_HOME": str(work / "xdg-data"), "XDG_CACHE_HOME": str(work / "xdg-cache")}
-    return subprocess.run([sys.executable, "-m", "reviewer.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=work, timeout=300, check=False)
 
 
 def names_it(done: subprocess.CompletedProcess[str]) -> bool:
