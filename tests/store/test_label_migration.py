@@ -249,3 +249,35 @@ def test_labels_in_force_are_those_in_the_folder_and_a_fresh_store_reads_them_ba
         ("r3", "heldout:test_trail", Verdict.DEFERRED)]
     assert {k: v.verdict for k, v in on_disk(folder, "s2").items()} == {K2: Verdict.CAPABILITY, K3: Verdict.DEFERRED}
     assert isinstance(next(iter(on_disk(folder, "s1").values())), Label)
+
+
+def test_a_hashed_name_and_the_per_user_folder_keep_working(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reviewer whose name is not plain ASCII (a slug and a hash), and labels kept in the per-user
+    folder of a read-only sessions folder: format-1 files there are read, then moved there."""
+    import os
+
+    import reviewer.store.paths as paths_mod
+    from reviewer.model.label import reviewer_file_stem
+    from reviewer.store.paths import fallback_root
+
+    old = write_old_file(folder, "s2", "Zoë Ng", [table("r3", "heldout:test_connected", "specification")])
+    assert old.name == reviewer_file_stem("Zoë Ng") + ".toml" and "+" in old.name
+    z = labeller(folder, "Zoë Ng")
+    assert z.labels.get("s2", *K2).verdict is Verdict.SPECIFICATION  # type: ignore[union-attr]
+    z.decide(F3, Verdict.CAPABILITY)
+    assert not old.exists() and verdicts(folder, "s2", "Zoë Ng") == {F2: "specification", F3: "capability"}
+    assert (folder / "s2" / "labels" / reviewer_file_stem("Zoë Ng") / "r3.toml").is_file()
+
+    per_user = fallback_root(folder)
+    kept = write_old_file(per_user, "s1", "alice", [table("r1", "heldout:TestToRoman", "deferred")])
+    real = paths_mod.writable
+    monkeypatch.setattr(paths_mod, "writable", lambda p: real(p) and not Path(p).is_relative_to(folder))
+    os.chmod(folder / "s1", 0o555)
+    try:
+        a = labeller(folder)
+        assert a.labels.get("s1", "r1", "heldout:TestToRoman").verdict is Verdict.DEFERRED  # type: ignore[union-attr]
+        a.decide(F1, Verdict.CAPABILITY)
+        assert not kept.exists() and (per_user / "s1" / "labels" / "alice" / "r1.toml").is_file()
+        assert not (folder / "s1" / "labels").exists()
+    finally:
+        os.chmod(folder / "s1", 0o755)
