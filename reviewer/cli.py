@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from reviewer import __version__
 from reviewer.commands.common import (
@@ -21,6 +21,9 @@ from reviewer.commands.common import (
     resolve_folder,
     reviewer_arg,
 )
+
+if TYPE_CHECKING:
+    from reviewer.store.labels import Labeller
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -41,7 +44,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = command_parser(sub, "list", "list the runs that loaded (errors on stderr)", "never (load errors still exit 0)")
     folder_arg(p)
     p.add_argument("--json", action="store_true", help="print a JSON array")
-    p = command_parser(sub, "show", "print what the panes show for one failure, as plain text", "no such failure")
+    p = command_parser(sub, "show", "print what the panes show for one failure, as plain text",
+                       "no such failure, or a labels file it read has a problem (named on stderr; the\n"
+                       "     failure is still shown)")
     folder_arg(p)
     failure_arg(p, required=True)
     p.add_argument("--json", action="store_true", help="print the failure, its checks and its evidence as one JSON object")
@@ -66,7 +71,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="a tag that is not in the vocabulary yet: added to tags.toml, then applied (repeatable)")
     reviewer_arg(p)
     p = command_parser(sub, "export", "export labels as one TOML document (or JSON Lines / CSV)",
-                       "a labels file could not be read, or the export could not be written\n"
+                       "a labels file or line could not be read, a reviewer has two labels on one failure\n"
+                       "     (the newer is exported), or the export could not be written\n"
                        "     (disk full, output closed early: one line on stderr, an -o FILE left as it was)")
     folder_arg(p)
     p.add_argument("-o", "--output", metavar="FILE", type=Path, help="write here instead of stdout")
@@ -179,7 +185,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from reviewer.commands.show import show_across, show_failure, show_json
     from reviewer.model.sanitize import TAB_STOP
     from reviewer.store.config import load_settings
-    from reviewer.store.labeller import UnknownFailure
+    from reviewer.store.labels import UnknownFailure
 
     labeller = open_labeller(args.path, args.reviewer)
     fid = full_failure_id(labeller, args.failure, "show")
@@ -196,7 +202,22 @@ def cmd_show(args: argparse.Namespace) -> int:
     except UnknownFailure as exc:
         print(f"reviewer show: {exc}", file=sys.stderr)
         return 1
-    return 0
+    return report_label_problems(labeller, fid, "show")
+
+
+def report_label_problems(labeller: Labeller, failure_id: str, command: str) -> int:
+    """Name on stderr the problems of the labels files read for a failure (the reviewer's own, the
+    others' of its session); 1 when there are any."""
+    from reviewer.model.sanitize import plain
+    from reviewer.store.labels import read_all_labels
+
+    session = failure_id.split("/", 1)[0]
+    problems = [f"{e.path}: {e.reason}" for e in labeller.labels.problems()]
+    problems += [text for g in read_all_labels(labeller.sessions.root, [session]) if g.stem != labeller.labels.stem
+                 for text in g.problems]
+    for text in problems:
+        print(plain(f"reviewer {command}: {text}"), file=sys.stderr)
+    return 1 if problems else 0
 
 
 def cmd_label(args: argparse.Namespace) -> int:
@@ -220,8 +241,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"reviewer export: {count(left_out, 'failure')} left out: reviewers disagree, not adjudicated", file=sys.stderr)
     else:
         records, errors = collect(labeller, args.reviewer, args.include_deferred)
+    from reviewer.model.sanitize import plain
+
     for e in errors:
-        print(f"reviewer export: {e}", file=sys.stderr)
+        print(plain(f"reviewer export: {e}"), file=sys.stderr)
     text = render(records, args.format)
     if write_result(text.encode("utf-8"), args.output, "reviewer export"):
         return 1
@@ -244,8 +267,7 @@ def run_app(argv: Sequence[str]) -> int:
     folder = resolve_folder(args.path)
     failure = args.failure
     if failure is not None:
-        from reviewer.store.labeller import Labeller
-        from reviewer.store.labels import LabelStore
+        from reviewer.store.labels import Labeller, LabelStore
         from reviewer.store.sessions import SessionStore
 
         store = SessionStore(folder)

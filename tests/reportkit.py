@@ -10,8 +10,7 @@ import shutil
 from pathlib import Path
 
 from reviewer.model.label import Verdict
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 

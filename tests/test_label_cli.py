@@ -16,7 +16,7 @@ F2 = "s2/r3#heldout:test_connected"
 
 def saved(folder: Path, who: str = "alice") -> dict:
     """alice's only label in s2."""
-    [lab] = [t for t in tomllib.loads((folder / "s2" / "labels" / f"{who}.toml").read_text())["label"] if t["run"] == "r3"
+    [lab] = [t for t in tomllib.loads((folder / "s2" / "labels" / who / "r3.toml").read_text())["label"] if t["run"] == "r3"
              and t["check"] == "heldout:test_connected"]
     return lab
 

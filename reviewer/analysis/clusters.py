@@ -24,7 +24,7 @@ from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import count, plural
-from reviewer.store.labeller import Labeller, UnknownFailure
+from reviewer.store.labels import Labeller, UnknownFailure
 
 PYTEST_E = re.compile(r"^E\s+(?P<v>\S.*)$")
 GO_MESSAGE = re.compile(r"^\s*[\w.-]+_test\.go:\d+: (?P<v>.+)$")

@@ -93,7 +93,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
                          ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(text)
-    return 0
+    return 1 if stats.errors else 0  # a labels file or line not read, or a duplicate: the figures are not the whole truth
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -122,7 +122,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(json.dumps(score_json(score), ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(render_score(score))
-    return 0
+    return 1 if facts.errors else 0
 
 
 def terminal_width() -> int:
@@ -140,7 +140,8 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
         "corrected (specification failures counted as passes) with Wilson 95% intervals and the ranking of models "
         "both ways; the verifier false-negative rate; progress per reviewer. Blind mode (the default) counts only "
         "your own labels: --final for everyone's final verdicts. Stale labels count as unlabelled",
-        "never (unreadable label files are reported on stderr)",
+        "a labels file or line could not be read, or a reviewer has two labels on one failure\n"
+        "     (each named on stderr; the figures use what could be read, the newer of two labels)",
     )
     folder_args(p)
     scope_args(p)
@@ -151,7 +152,8 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
         sub, "score",
         "score predictions ([[prediction]] session, run, check, flagged) against the labels, beside the "
         "flag-everything baseline; disputed failures are left out and counted",
-        "the predictions file is unreadable or invalid",
+        "the predictions file is unreadable or invalid, or a labels file or line could not be read\n"
+        "     (or a reviewer has two labels on one failure: each named on stderr)",
     )
     p.add_argument("predictions", type=Path, metavar="PREDICTIONS.toml", help="the predictor's [[prediction]] tables")
     folder_args(p)

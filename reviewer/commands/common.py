@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from reviewer.store.config import Settings
     from reviewer.store.identity import Identity
-    from reviewer.store.labeller import Labeller
+    from reviewer.store.labels import Labeller
 
 
 EXIT_CODES = """exit status:
@@ -116,8 +116,7 @@ def resolve_folder(path: Path | None) -> Path:
 
 def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - lazy import keeps start fast
     """A scanned store and a labeller for the reviewer (None: the name from settings, git or login)."""
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     folder = resolve_folder(path)
@@ -131,7 +130,7 @@ def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:
     """The failure id a --failure value names (a unique prefix is enough), or None after saying why."""
     from reviewer.model.sanitize import plain
     from reviewer.store.failures import resolve_failure
-    from reviewer.store.labeller import UnknownFailure
+    from reviewer.store.labels import UnknownFailure
 
     try:
         return resolve_failure(labeller.sessions, text)[1].id

@@ -5,22 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from typing import Any
-
-import tomli_w
 
 from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
 from reviewer.model.records import record
-from reviewer.store.index_files import file_key, paused_gc
-from reviewer.store.labelfile import LABEL_FILE_CAP
-from reviewer.store.labeljournal import journal_path
-from reviewer.store.labeller import Labeller
-from reviewer.store.labelread import describe, read_labels_file
-from reviewer.store.labels import OtherFile, label_dirs
+from reviewer.store.index_files import paused_gc
+from reviewer.store.labels import FILE_CAP, Labeller, ReviewerLabels, read_all_labels
 from reviewer.store.protocol import Store
-from reviewer.store.tomlfile import BadToml
+from reviewer.store.tomlfile import dumps
 
 FIELDS = (
     "session", "run", "task", "model", "check", "check_name", "verdict",
@@ -72,46 +65,27 @@ def record_for(labeller: Labeller, lab: Label, memo: FailuresByCheck | None = No
     )
 
 
-def read_labels(store: Store, sessions: list[str]) -> list[OtherFile]:
-    """Every reviewer's labels file, as ``read_all_labels`` reads them, unchanged files from the index."""
-    index = store.index
-    out, seen = [], set()
-    for session, folder in label_dirs(store.root, sessions):
-        for path in sorted(folder.glob("*.toml")):
-            if path.name.startswith((".", "_")) or not path.is_file() or path.is_symlink():
-                continue
-            key = file_key("", str(path))
-            seen.add(str(path))
-            journal = journal_path(path).exists()  # a journal beside it: read both, not the cached TOML alone
-            cached = index.label_files.get(path, key, session) if index is not None and key and not journal else None
-            if cached is not None:
-                out.append(OtherFile(path, cached[0], cached[1]))
-                continue
-            try:
-                parsed = read_labels_file(path, session, path.stem, budget=LABEL_FILE_CAP)
-            except (BadToml, ValueError, OSError) as exc:
-                out.append(OtherFile(path, path.stem, (), describe(exc)))
-                continue
-            labels = tuple(parsed.labels.values())
-            out.append(OtherFile(path, parsed.reviewer, labels))
-            if index is not None and key and not journal and not parsed.notes:  # note entries are not cached
-                index.label_files.remember(path, key, parsed.reviewer, labels)
-    if index is not None:
-        index.label_files.retain(seen)
-    return out
+def read_labels(store: Store, sessions: list[str]) -> list[ReviewerLabels]:
+    """Every reviewer's labels, as ``read_all_labels`` reads them (unchanged files from the index,
+    which then forgets the files that are gone)."""
+    groups = read_all_labels(store.root, sessions, budget=FILE_CAP, index=store.index)
+    if store.index is not None:
+        store.index.label_files.retain({path for g in groups for path in g.files})
+    return groups
 
 
 def collect(labeller: Labeller, reviewer: str | None, include_deferred: bool) -> tuple[list[Record], list[str]]:
     """Records for every reviewer's labels (or one reviewer's), and unreadable-file errors."""
     sessions = sorted(labeller.sessions.corpus.sessions)
-    records, errors = [], []
+    records: list[Record] = []
+    errors: list[str] = []
     memo: FailuresByCheck = {}
     with paused_gc():
         for f in read_labels(labeller.sessions, sessions):
-            if f.error:
-                errors.append(f"{f.path.name}: {f.error}")
+            if reviewer is not None and f.reviewer != reviewer and f.stem:
                 continue
-            if reviewer is not None and f.reviewer != reviewer:
+            errors += f.problems  # what could be read is exported (the label in force of a duplicate), and said
+            if not f.reviewer:
                 continue
             for lab in f.labels:
                 if lab.verdict is Verdict.DEFERRED and not include_deferred:
@@ -138,51 +112,21 @@ def render(records: list[Record], fmt: str) -> str:
         return render_toml(rows)
 
 
-TOML_ESCAPE = re.compile(r'[\x00-\x08\x0a-\x1f\x7f"\\]')
-TOML_ESCAPES = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
-
-
-def toml_string(value: str) -> str:
-    """A TOML basic string, byte for byte as tomli-w writes it."""
-    if TOML_ESCAPE.search(value) is None:
-        return f'"{value}"'
-    return '"' + TOML_ESCAPE.sub(lambda m: TOML_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), value) + '"'
-
-
-def toml_value(value: Any) -> str:
-    """A label field as tomli-w writes it: string, boolean or list of strings."""
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "[\n" + "".join(f"    {toml_string(v)},\n" for v in value) + "]" if value else "[]"
-    raise TypeError(f"unexpected {type(value).__name__} in an export record")
-
-
 def render_toml(rows: list[dict[str, Any]]) -> str:
-    """``{"format": 1, "label": rows}`` exactly as tomli-w writes it, without its per-character loop."""
-    if not rows:
-        return tomli_w.dumps({"format": LABELS_FORMAT, "label": []})
-    q = toml_string
-    out = [f"format = {LABELS_FORMAT}\n"]
-    for v in rows:
-        tags = v["tags"]
-        out.append(
-            f'\n[[label]]\nsession = {q(v["session"])}\nrun = {q(v["run"])}\ntask = {q(v["task"])}\n'
-            f'model = {q(v["model"])}\ncheck = {q(v["check"])}\ncheck_name = {q(v["check_name"])}\n'
-            f'verdict = {q(v["verdict"])}\ntags = {toml_value(tags) if tags else "[]"}\nnote = {q(v["note"])}\n'
-            f'reviewer = {q(v["reviewer"])}\nadjudicator = {q(v["adjudicator"])}\nlabelled_at = {q(v["labelled_at"])}\n'
-            f'evidence = {q(v["evidence"])}\nstale = {"true" if v["stale"] else "false"}\n'
-        )
-    return "".join(out)
+    """``{"format": 1, "label": rows}`` (fields in the schema's order), by the project's one TOML writer."""
+    return dumps({"format": LABELS_FORMAT, "label": [{k: v[k] for k in FIELDS} for v in rows]})
 
 
 def collect_final(labeller: Labeller) -> tuple[list[Record], list[str], int]:
-    """Records of the final verdicts (``reviewer = "final"``) and how many were left out."""
-    from reviewer.store.final import final_verdicts
+    """Records of the final verdicts (``reviewer = "final"``), the problems of the labels files they
+    come from, and how many failures were left out."""
+    from reviewer.store.labels.final import final_verdicts
+    from reviewer.store.labels.reading import read_adjudications_of
 
-    finals = final_verdicts(labeller.sessions.root, sorted(labeller.sessions.corpus.sessions))
+    root, sessions = labeller.sessions.root, sorted(labeller.sessions.corpus.sessions)
+    finals = final_verdicts(root, sessions)
+    errors = [text for g in [*read_all_labels(root, sessions), *read_adjudications_of(root, sessions)]
+              for text in g.problems]
     memo: FailuresByCheck = {}
     records = sorted((record_for(labeller, lab, memo) for lab in finals.labels.values()), key=Record.sort_key)
-    return records, [], finals.left_out
+    return records, errors, finals.left_out

@@ -3,6 +3,9 @@
 Your own verdict is always shown. Other reviewers' verdicts (and the adjudicated one) only when
 blind mode is off (``blind = false`` in config.toml) or with ``--disagreements``, which is for
 after labelling: in blind mode nothing on this list is derived from another reviewer's labels.
+A labels file (or journal line) that could not be read, and a reviewer's two labels on one
+failure, are named on stderr and the command exits 1: a failure can look unlabelled because its
+label was not read.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from reviewer.model import Failure, Run
 from reviewer.model.label import Label
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
-from reviewer.store.labeller import Labeller
+from reviewer.store.labels import Labeller
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -29,7 +32,8 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
 
     p = command_parser(
         sub, "failures", "list failure ids with task, model, check and verdicts (others' only when not blind)",
-        "never (load errors are reported on stderr and still exit 0)",
+        "a labels file or line it read could not be read, or holds two labels on one failure\n"
+        "     (each named on stderr; folder load errors are reported and do not change the exit status)",
     )
     folder_arg(p)
     p.add_argument("--unlabelled", action="store_true",
@@ -96,11 +100,12 @@ def matches(run: Run, args: argparse.Namespace) -> bool:
                for pattern, value in ((args.session, run.session), (args.task, run.task), (args.model, run.model)))
 
 
-def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool) -> list[Row]:
-    """The rows to print, filtered."""
+def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool) -> tuple[list[Row], list[str]]:
+    """The rows to print, filtered, and the problems of the labels files read (one "path: reason" each)."""
     from reviewer.store.agreement import read_label_set
     from reviewer.store.failures import every_failure
-    from reviewer.store.final import read_adjudications
+    from reviewer.store.labels import read_all_labels
+    from reviewer.store.labels.final import read_adjudications
 
     store = labeller.sessions
     runs = [r for r in store.corpus.runs if matches(r, args)]
@@ -108,6 +113,10 @@ def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool
     everyone = read_label_set(store.root, sessions) if (show_others or args.disagreements) else None
     finals = read_adjudications(store.root, sessions) if show_others else {}
     me = labeller.labels.reviewer
+    problems = [f"{e.path}: {e.reason}" for e in labeller.labels.load(sessions)]
+    if everyone is not None:  # the other reviewers' files were read too (the reviewer's own: just above)
+        problems += [text for g in read_all_labels(store.root, sessions) if g.stem != labeller.labels.stem
+                     for text in g.problems]
     rows = []
     for run, failure in every_failure(store, runs):
         state = labeller.state(run, failure)
@@ -119,11 +128,11 @@ def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool
             continue
         others = tuple(lab for lab in labs if lab.reviewer != me) if show_others else None
         rows.append(Row(run, failure, state.label, state.stale, others, finals.get(key) if show_others else None))
-    return rows
+    return rows, problems
 
 
 def cmd_failures(args: argparse.Namespace) -> int:
-    """reviewer failures: exit 0."""
+    """reviewer failures: exit 0, or 1 when a labels file it read has a problem."""
     from reviewer.commands.common import open_labeller, settings_and_identity
 
     settings, identity = settings_and_identity(args.reviewer)
@@ -132,11 +141,14 @@ def cmd_failures(args: argparse.Namespace) -> int:
     for e in store.errors:
         print(plain(f"{e.path}: {e.reason}"), file=sys.stderr)
     show_others = not settings.blind or args.disagreements
-    rows = collect_rows(labeller, args, show_others)
+    rows, problems = collect_rows(labeller, args, show_others)
     store.save_index()
+    for text in problems:
+        print(plain(f"reviewer failures: {text}"), file=sys.stderr)
+    status = 1 if problems else 0
     if args.json:
         sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=True, indent=1) + "\n")
-        return 0
+        return status
     header = ["ID", "TASK", "MODEL", "YOURS"] + (["OTHERS"] if show_others else [])
     table = [header] + [[plain(r.failure.id), plain(r.run.task), plain(r.run.model), r.mine_text()]
                         + ([r.others_text()] if show_others else []) for r in rows]
@@ -146,4 +158,4 @@ def cmd_failures(args: argparse.Namespace) -> int:
     decided = sum(1 for r in rows if r.mine is not None and r.mine.verdict.decided and not r.stale)
     hidden = "" if show_others else "; other reviewers' verdicts hidden (blind mode: blind = true in config.toml)"
     print(f"{len(rows)} failure{'s' if len(rows) != 1 else ''}, {decided} decided by {identity.describe()}{hidden}")
-    return 0
+    return status

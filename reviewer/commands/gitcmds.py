@@ -29,7 +29,9 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     folder_arg(p)
     reviewer_arg(p)
     p.add_argument("--adjudicated", action="store_true", help="also commit the adjudications (labels/_adjudicated.toml)")
-    p = command_parser(sub, "agreement", "agreement between every pair of reviewers (percent, Cohen's kappa)", "never")
+    p = command_parser(sub, "agreement", "agreement between every pair of reviewers (percent, Cohen's kappa)",
+                       "a labels file or line could not be read, or a reviewer has two labels on one failure\n"
+                       "     (each named on stderr; the figures use what could be read, the newer of two labels)")
     folder_arg(p)
     p.add_argument("--json", action="store_true", help='print {"pairs": [...]} as JSON')
     p.add_argument("--list", action="store_true",
@@ -84,7 +86,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 0."""
+    """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 1 when a labels file has a problem."""
     from reviewer.commands.common import resolve_folder
     from reviewer.store.agreement import disagreements, pairwise, read_label_set
     from reviewer.store.identity import session_names
@@ -92,7 +94,8 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     root = resolve_folder(args.path)
     labels = read_label_set(root, session_names(root))
     for e in labels.errors:
-        say(f"reviewer agreement: {e} (left out)", err=True)
+        say(f"reviewer agreement: {e}", err=True)
+    status = 1 if labels.errors else 0
     pairs = pairwise(labels)
     found = disagreements(root, session_names(root), labels) if args.list else []
     if args.json:
@@ -100,17 +103,17 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         if args.list:
             doc["disagreements"] = [disagreement_json(d) for d in found]
         sys.stdout.write(json.dumps(doc, ensure_ascii=True, sort_keys=False) + "\n")
-        return 0
+        return status
     if not pairs:
         say(f"fewer than two reviewers have labels in {root}")
-        return 0
+        return status
     print_pairs(pairs)
     if args.list:
         say(f"\n{len(found)} failure{'s' if len(found) != 1 else ''} where reviewers disagree"
             + (":" if found else ""))
         for d in found:
             say("  " + disagreement_line(d))
-    return 0
+    return status
 
 
 def disagreement_json(d: Disagreement) -> dict[str, object]:
@@ -148,12 +151,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     """reviewer adjudicate: exit 0 saved, 1 no such failure, unanimous without --override, or not saved."""
     from reviewer.commands.common import full_failure_id, open_labeller, settings_and_identity
     from reviewer.model.label import Verdict
-    from reviewer.store.adjudication import (
+    from reviewer.store.labels import LabelsUnsafe
+    from reviewer.store.labels.adjudication import (
         Unanimous,
         adjudicate_failure,
         clear_adjudication,
     )
-    from reviewer.store.labelfile import LabelsUnsafe
 
     _, identity = settings_and_identity(args.reviewer)
     labeller = open_labeller(args.path, identity.name)

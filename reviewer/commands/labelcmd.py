@@ -1,7 +1,10 @@
 """``reviewer label``: one decision from the command line, exactly as the app saves it.
 
-It says who labelled and where the name came from, and where the label was saved (the per-user
-folder for the bundled corpus or a read-only folder). Tags must come from the folder's
+It says who labelled and where the name came from, and the file the label was saved in (the
+run's file of the reviewer; in the per-user folder for the bundled corpus or a read-only folder),
+or, when it was not saved, why and that nothing was written. When the decision replaced two or
+more labels of the failure (a duplicate), or moved the session's format-1 file into the new
+layout first, it says so; problems of the labels files it read are named on stderr. Tags must come from the folder's
 vocabulary; ``--new-tag`` adds one first. Re-labelling keeps or replaces the note explicitly:
 ``--note TEXT`` replaces it (``--note ''`` removes it), ``--keep-note`` keeps it; with neither,
 an earlier note is kept, because a note is work, and the command says so (and when the verdict
@@ -54,7 +57,7 @@ def chosen_tags(root: Path, tags: list[str], new_tags: list[str]) -> tuple[tuple
 def label_failure(args: argparse.Namespace) -> int:
     """reviewer label: exit 0 saved; 1 no such failure, a refused tag, or not saved."""
     from reviewer.commands.common import full_failure_id, open_labeller, settings_and_identity
-    from reviewer.store.labeller import SaveFailed
+    from reviewer.store.labels import SaveFailed
 
     _, identity = settings_and_identity(args.reviewer)
     labeller = open_labeller(args.path, identity.name)
@@ -68,15 +71,25 @@ def label_failure(args: argparse.Namespace) -> int:
         return 1
     verdict = Verdict(args.verdict)
     old = labeller.entry(run.session, run.id, failure.check_id)
+    replaced = labeller.labels.entries(run.session, run.id, failure.check_id)
     told = kept_message(old, verdict, args.note, args.keep_note, tags)
+    for problem in labeller.labels.problems([run.session]):
+        say(f"reviewer label: {problem.path}: {problem.reason}", err=True)
+    path, reason = labeller.labels.where(run.session, run.id)
     try:
         lab = labeller.decide(fid, verdict, args.note, tags)
     except SaveFailed as exc:
-        say(f"reviewer label: not saved: {exc}", err=True)
+        for moved in labeller.labels.take_moved():
+            say(moved)
+        say(f"reviewer label: not saved: {exc}; the decision is not on disk", err=True)
         return 1
-    path, reason = labeller.labels.where(run.session)
+    for moved in labeller.labels.take_moved():
+        say(moved)
     say(f"{lab.failure_id}: {lab.verdict.value} by {identity.describe()}")
     say(f"saved in {path}" + (f" ({reason})" if reason else ""))
+    if len(replaced) > 1:
+        say(f"this decision replaces the {len(replaced)} labels the failure had: "
+            + ", ".join(f"{x.verdict.value} ({x.labelled_at})" for x in replaced))
     for line in told:
         say(line)
     return 0

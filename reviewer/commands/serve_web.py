@@ -56,6 +56,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from reviewer.model.sanitize import plain_line
+from reviewer.model.wording import count
 
 log = logging.getLogger("reviewer.serve")
 MAX_SESSIONS = 16
@@ -121,7 +122,7 @@ def inert_links_script(statics: Path) -> bytes:
     if found != 1 or "WebLinksAddon,this.terminal.loadAddon" in inert:
         raise PageScriptChanged(
             "textual-serve's page script is not the one reviewer serve knows (it loads xterm.js's web-links addon "
-            f"{found} time(s) the known way): links in recorded text could be clicked open; install 'textual-serve>=1.1.3,<1.2'"
+            f"{count(found, 'time')} the known way): links in recorded text could be clicked open; install 'textual-serve>=1.1.3,<1.2'"
         )
     return inert.encode("utf-8")
 

@@ -22,7 +22,7 @@ from reviewer.review.reviewers import read_snapshot
 from reviewer.review.selection import Target
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
-from reviewer.store.labeller import Labeller
+from reviewer.store.labels import Labeller
 
 SYMBOL = {"pass": "✓", "fail": "✗", "error": "!", "skip": "–"}
 EVIDENCE_SECONDS = 20.0

@@ -22,17 +22,16 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import tomli_w
-
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import reviewer_file_stem
 from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
 from reviewer.model.repair import format_repair
 from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
-from reviewer.store.labels import fallback_root, writable
 from reviewer.store.nofollow import check_dir, ensure_dir
+from reviewer.store.paths import fallback_root, writable
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.tomlfile import dumps as toml_dumps
 
 if TYPE_CHECKING:  # a record is read at every failure opened; the engine loads with the first re-score
     from reviewer.rescore.engine import Rescore
@@ -162,13 +161,13 @@ def table(rs: list[Rescore], failures: list[str], evidence: dict[str, str]) -> d
 def dumps(doc: dict[str, Any]) -> bytes:
     """TOML that reads back exactly (multi-line strings unless a carriage return forbids them)."""
     for multiline in (True, False):
-        text = tomli_w.dumps(doc, multiline_strings=multiline)
+        text = toml_dumps(doc, multiline=multiline)
         try:
             if tomllib.loads(text) == doc:
                 return text.encode("utf-8")
         except (tomllib.TOMLDecodeError, ValueError):
             continue
-    return tomli_w.dumps(doc).encode("utf-8")
+    return toml_dumps(doc).encode("utf-8")
 
 
 def read_doc(path: Path) -> dict[str, Any] | None:

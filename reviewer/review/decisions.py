@@ -2,32 +2,41 @@
 
 ``s``/``c`` label the current failure, ``space`` defers it, ``x`` clears, ``u`` undoes, ``n``
 sets the note and ``t`` the tags; a cluster can be labelled as one undoable change. A save is one
-small atomic write (the evidence hash it needs was computed ahead, see :meth:`Decisions.check`).
-When a save fails, the decision stays in memory, the outcome says so and asks to retry.
+small atomic write of the run's labels file (the evidence hash it needs was computed ahead, see
+:meth:`Decisions.check`). When a save fails, the decision stays in memory, the outcome says so and
+asks to retry. Whether a label is stale (its evidence changed) needs the run's files: workers
+work it out (:meth:`Decisions.all_stale`, :meth:`Decisions.check`) and it is kept here; until
+then a label counts as it was recorded.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from reviewer.model import Failure, Run
+from reviewer.model.check import split_failure_id
 from reviewer.model.label import Label, Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
-from reviewer.store.labeller import Labeller, LabelState, SaveFailed, UnknownFailure
-from reviewer.store.progress import Progress
+from reviewer.store.labels import Labeller, LabelState, SaveFailed, UnknownFailure
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import ClusterPlan
 
 
 class Decisions:
-    """This reviewer's labels: reading them for the screen, changing them on disk."""
+    """This reviewer's labels: reading them for the screen, changing them on disk.
+
+    ``stale`` is the one record of which labels are known stale (by failure id), written by
+    workers' results under ``lock``.
+    """
 
     def __init__(self, labeller: Labeller) -> None:
         self.labeller = labeller
-        self.progress = Progress(labeller)
+        self.stale: dict[str, bool] = {}
+        self.lock = threading.Lock()
 
     @property
     def reviewer(self) -> str:
@@ -38,23 +47,37 @@ class Decisions:
 
     def label(self, failure_id: str) -> Label | None:
         """This reviewer's label on a failure (unsaved ones included)."""
-        return self.progress.label(failure_id)
+        try:
+            session, run, check = split_failure_id(failure_id)
+        except ValueError:
+            return None
+        return self.labeller.labels.get(session, run, check)
+
+    def is_stale(self, failure_id: str) -> bool:
+        """Known stale (False until checked)."""
+        with self.lock:
+            return self.stale.get(failure_id, False)
 
     def verdict(self, failure_id: str) -> str:
         """``specification``, ``capability``, ``deferred``, ``stale`` or ""."""
-        return self.progress.verdict(failure_id)
+        lab = self.label(failure_id)
+        if lab is None:
+            return ""
+        return "stale" if self.is_stale(failure_id) else lab.verdict.value
 
     def decided(self, failure_id: str) -> bool:
         """Labelled specification or capability, and not stale."""
-        return self.progress.decided(failure_id)
+        lab = self.label(failure_id)
+        return lab is not None and lab.verdict.decided and not self.is_stale(failure_id)
 
     def deferred(self, failure_id: str) -> bool:
         """Deferred by this reviewer."""
-        return self.progress.deferred(failure_id)
+        lab = self.label(failure_id)
+        return lab is not None and lab.verdict is Verdict.DEFERRED
 
     def unlabelled(self, failure_id: str) -> bool:
         """Not labelled by this reviewer (deferred counts as looked at), or stale."""
-        return self.progress.label(failure_id) is None or self.progress.is_stale(failure_id)
+        return self.label(failure_id) is None or self.is_stale(failure_id)
 
     def pending(self) -> int:
         """Decisions made but not on disk yet."""
@@ -69,7 +92,7 @@ class Decisions:
     def all_stale(self) -> dict[str, bool]:
         """Every label of this reviewer and whether it is stale (worker thread: reads files)."""
         found: dict[str, bool] = {}
-        for lab in list(self.labeller.labels.mine()):
+        for lab in self.labeller.labels.mine_all():
             try:
                 run, failure = self.labeller.find(lab.failure_id)
             except UnknownFailure:
@@ -81,11 +104,11 @@ class Decisions:
     def take_stale(self, stale: Mapping[str, bool]) -> Outcome:
         """Keep staleness worked out in a worker; what is shown is redrawn when it changes."""
         changed = False
-        with self.progress.lock:
+        with self.lock:
             for fid, value in stale.items():
-                if self.progress.stale.get(fid, False) != value:
+                if self.stale.get(fid, False) != value:
                     changed = True
-                self.progress.stale[fid] = value
+                self.stale[fid] = value
         return doing(Work.RELABEL) if changed else NOTHING
 
     # ---- changing ----------------------------------------------------------------------------
@@ -106,21 +129,40 @@ class Decisions:
 
     def forget(self, failure_ids: list[str]) -> None:
         """Labels changed: their staleness is decided again (a fresh label is not stale)."""
-        for fid in failure_ids:
-            self.progress.forget(fid)
+        with self.lock:
+            for fid in failure_ids:
+                self.stale.pop(fid, None)
 
     def restored(self) -> Outcome:
-        """Say so when a save wrote back decisions of this session that an outside change lost."""
+        """Say so when a save moved a format-1 labels file into the new layout, or wrote back
+        decisions of this session that an outside change lost."""
+        out = NOTHING
+        for moved in self.labeller.labels.take_moved():
+            out = out.then(tell(one_line(moved, 400), "Labels moved to one file per run", "information", 15))
         restored = self.labeller.labels.take_restored()
         if not restored:
-            return NOTHING
-        return tell(f"{count(len(restored), 'decision')} made in this session had gone from the labels file (a git "
+            return out
+        return out.then(tell(f"{count(len(restored), 'decision')} made in this session had gone from the labels file (a git "
                     f"checkout, stash or pull while the app was open?) and were written back: "
-                    f"{one_line(', '.join(restored), 300)}", "Labels written back", "warning", 20)
+                    f"{one_line(', '.join(restored), 300)}", "Labels written back", "warning", 20))
 
     def decide(self, failure_id: str, verdict: Verdict, what: str) -> Outcome:
-        """Label a failure."""
-        return self.save(what, lambda: self.labeller.decide(failure_id, verdict), [failure_id])
+        """Label a failure (a duplicate's labels are all replaced, and the outcome says so)."""
+        replaced = self.duplicate(failure_id)
+        out = self.save(what, lambda: self.labeller.decide(failure_id, verdict), [failure_id])
+        if len(replaced) > 1 and not out.retry:
+            out = out.then(tell(f"The failure had {len(replaced)} labels of yours ("
+                                + ", ".join(f"{lab.verdict.value} {lab.labelled_at}" for lab in replaced)
+                                + f"); this {verdict.value} replaces them (u brings them back).", "Duplicate resolved"))
+        return out
+
+    def duplicate(self, failure_id: str) -> tuple[Label, ...]:
+        """Every label this reviewer has on a failure (two or more: a duplicate)."""
+        try:
+            session, run, check = split_failure_id(failure_id)
+        except ValueError:
+            return ()
+        return self.labeller.labels.entries(session, run, check)
 
     def clear(self, failure_id: str) -> Outcome:
         """Remove a failure's label."""

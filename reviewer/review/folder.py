@@ -14,7 +14,7 @@ from reviewer.review.listing import RunList
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.rows import RunFilter
 from reviewer.store.identity import Identity, NameQuestion, name_question
-from reviewer.store.labeller import Labeller
+from reviewer.store.labels import Labeller
 from reviewer.store.loader import Corpus
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import Changes
@@ -26,7 +26,8 @@ class Scan:
 
     runs: list[Run]
     errors: list[LoadError]
-    label_problems: list[str]
+    label_problems: list[LoadError]
+    """This reviewer's labels files that could not be read whole, duplicates, links refused."""
     redirected: str
     question: NameQuestion | None = None
     """Ask who is labelling: the name was guessed and other reviewers have labels here."""
@@ -42,6 +43,8 @@ class Folder:
         self.runs: list[Run] = []
         self.runs_by_key: dict[str, Run] = {}
         self.load_errors: list[LoadError] = []
+        """What did not load: the folder's files, then this reviewer's labels files' problems (E lists them)."""
+        self.label_errors: list[LoadError] = []
         self.scanned = False
         self.partial = False
         """The list holds the folder's first runs only (:meth:`take_head`) until the whole scan comes."""
@@ -85,7 +88,8 @@ class Folder:
         return out
 
     def take_scan(self, scan: Scan) -> Outcome:
-        """Show the runs; say what did not load and where labels go."""
+        """Show the runs; say what did not load, what is wrong with this reviewer's labels files, and where labels go."""
+        self.label_errors = list(scan.label_problems)
         self.set_runs(scan.runs, scan.errors)
         self.scanned, self.partial = True, False
         self.listing.more = False
@@ -93,8 +97,10 @@ class Folder:
         if scan.errors:
             out = out.then(tell(f"{count(len(scan.errors), 'item')} in the folder did not load (E lists them)",
                                 severity="warning"))
-        for problem in scan.label_problems:
-            out = out.then(tell(one_line(problem, 400), "Labels file not writable", "error", 20))
+        if scan.label_problems:
+            first = scan.label_problems[0]
+            more = f" (and {len(scan.label_problems) - 1} more: E lists them)" if len(scan.label_problems) > 1 else ""
+            out = out.then(tell(one_line(f"{first.path}: {first.reason}", 400) + more, "Your labels files", "error", 20))
         if scan.redirected:
             out = out.then(tell(f"This folder is not writable; your labels are saved in {one_line(scan.redirected, 300)}",
                                 "Labels", "warning", 15))
@@ -106,7 +112,7 @@ class Folder:
         """The folder's runs (in display order) and what did not load."""
         self.runs = runs
         self.runs_by_key = {r.key: r for r in runs}
-        self.load_errors = errors
+        self.load_errors = [*errors, *self.label_errors]
         self.listing.set_runs(runs)
 
     def take_changes(self, changes: Changes, runs: list[Run], errors: list[LoadError], current: str) -> Outcome:

@@ -17,7 +17,7 @@ from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count, plural
 from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
-from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
+from reviewer.store.labels import ADJUDICATED, ADJUDICATED_FILE, LABELS_DIR
 
 if TYPE_CHECKING:
     from reviewer.store.git import CommitResult, RepoInfo, RunCommit
@@ -148,8 +148,10 @@ class GitState:
 def commit_mine(root: Path, reviewer: str, adjudicated_in: list[str]) -> CommitResult:
     """Commit the reviewer's label files plus the adjudication files of the given sessions (worker)."""
     from reviewer.store.git import CommitResult, commit_labels, commit_reviewer, label_files
+    from reviewer.store.labels.layout import run_files
 
     extra = [root / s / LABELS_DIR / ADJUDICATED_FILE for s in adjudicated_in]
+    extra += [p for s in adjudicated_in for p in run_files(root / s / LABELS_DIR / ADJUDICATED)]
     extra = [p for p in extra if p.is_file() and not p.is_symlink()]
     if not extra:
         return commit_reviewer(root, reviewer)

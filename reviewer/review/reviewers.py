@@ -40,7 +40,7 @@ def failure_key_id(key: tuple[str, str, str]) -> str:
 def read_snapshot(root: Path, sessions: list[str]) -> ReviewersSnapshot:
     """Read every reviewer's labels, the adjudications and the disagreements (worker threads)."""
     from reviewer.store.agreement import disagreements, read_label_set
-    from reviewer.store.final import read_adjudications
+    from reviewer.store.labels.final import read_adjudications
 
     label_set = read_label_set(root, sessions)
     finals = {failure_key_id(k): lab for k, lab in read_adjudications(root, sessions).items()}

@@ -44,8 +44,7 @@ from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking, seek
 from reviewer.review.walks import Place
 from reviewer.store.identity import Identity, Source, remember_name, tab_name
-from reviewer.store.labeller import Labeller, UnknownFailure
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore, UnknownFailure
 from reviewer.store.protocol import Store
 from reviewer.store.sessions import LRU
 
@@ -361,8 +360,10 @@ class ReviewSession:
         self.decisions = Decisions(labeller)
         self.reviewers.me = name
         self.folder.labeller = self.analyses.labeller = self.team.labeller = labeller
+        before, self.folder.label_errors = self.folder.label_errors, problems
+        self.folder.load_errors = [*(e for e in self.folder.load_errors if e not in before), *problems]
         out = tell(f"Labelling as {self.identity.describe()}.", "Reviewer")
-        for text in ([problem] if problem else []) + problems:
+        for text in ([problem] if problem else []) + [f"{e.path}: {e.reason}" for e in problems]:
             out = out.then(tell(one_line(text, 300), "Reviewer", "warning"))
         return out.then(Outcome(labels_changed=True, work=frozenset({Work.LIST})))
 

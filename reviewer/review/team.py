@@ -13,7 +13,7 @@ from reviewer.review.reviewers import Reviewers, ReviewersSnapshot
 from reviewer.review.selection import Selection
 from reviewer.review.walking import Walking
 from reviewer.review.walks import Place
-from reviewer.store.labeller import Labeller
+from reviewer.store.labels import Labeller
 from reviewer.store.protocol import Store
 
 
@@ -56,7 +56,7 @@ class Team:
     def adjudicate(self, failure_id: str, verdict: Verdict | None, note: str, override: bool = False) -> Outcome:
         """Record (or, with None, clear) the final verdict of a failure, with its evidence hash now and
         the verdicts it settles; overriding a unanimous decision needs ``override`` (the app asks first)."""
-        from reviewer.store.adjudication import Unanimous, adjudicate_failure, clear_adjudication
+        from reviewer.store.labels.adjudication import Unanimous, adjudicate_failure, clear_adjudication
 
         session, run_id, check = split_failure_id(failure_id)
         try:
@@ -76,7 +76,7 @@ class Team:
 
     def unanimous(self, failure_id: str) -> str:
         """How the reviewers agree on a failure ("" when they do not all agree)."""
-        from reviewer.store.adjudication import consensus
+        from reviewer.store.labels.adjudication import consensus
 
         session, run_id, check = split_failure_id(failure_id)
         found = consensus(Path(self.store.root), session, run_id, check)

@@ -4,8 +4,9 @@ Only decided labels count (specification or capability); a deferred label is no 
 left out, as is a failure only one reviewer of a pair decided. Labels are used as labelled:
 a stale label (its evidence changed since) or one whose failure is gone from the folder still
 counts, because it is what the reviewer said; ``reviewer check``/the app flag staleness.
-A reviewer is the ``reviewer`` named in the labels file; files of one reviewer in several
-sessions (and in the per-user folder of a read-only folder) are merged.
+A reviewer is the ``reviewer`` named in the labels files; files of one reviewer in several
+sessions (and in the per-user folder of a read-only folder) are merged, and where they hold two
+labels on one failure the newer is the one that counts.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from pathlib import Path
 
 from reviewer.model.label import Label, Verdict
 from reviewer.model.records import record
-from reviewer.store.final import FailureKey, read_adjudications
-from reviewer.store.labelread import FORGET
-from reviewer.store.labels import OtherFile, read_all_labels
+from reviewer.store.labels import FORGET, ReviewerLabels, read_all_labels
+from reviewer.store.labels.final import FailureKey, read_adjudications
 
 SPEC, CAP = Verdict.SPECIFICATION, Verdict.CAPABILITY
 
@@ -79,7 +79,8 @@ class LabelSet:
     """Every reviewer's labels of a folder, by failure, and files that could not be read.
 
     ``disagreeing``: the failures whose reviewers' decided verdicts differ, in failure order
-    (None when not worked out).
+    (None when not worked out). ``errors``: what could not be read or is ambiguous, one "path:
+    reason" each (damaged files and lines, refused folders, a reviewer's two labels on one failure).
     """
 
     by_failure: dict[FailureKey, tuple[Label, ...]]
@@ -92,7 +93,7 @@ class LabelSet:
 class Built:
     """A label set as last built for a folder, kept so the next read applies only what changed."""
 
-    files: dict[str, OtherFile]
+    groups: dict[tuple[str, str], ReviewerLabels]
     per: dict[FailureKey, dict[str, Label]]
     grouped: dict[FailureKey, tuple[Label, ...]]
     disagree: set[FailureKey]
@@ -111,13 +112,13 @@ def disagreeing(labs: tuple[Label, ...]) -> bool:
 def read_label_set(root: Path, sessions: list[str]) -> LabelSet:
     """All reviewers' labels (deferred included), grouped by failure, one label per reviewer.
 
-    Reading again after a decision costs what changed: when every file is the one read last time
-    or the same TOML with more journal lines, only the failures of those lines are grouped again.
+    Reading again after a decision costs what changed: only the failures of the files that
+    changed since the last read are grouped again.
     """
-    files = read_all_labels(Path(root), sessions)
-    errors = tuple(f"{f.path}: {f.error}" for f in files if f.error)
-    usable = {str(f.path): f for f in files if not f.error}
-    reviewers = tuple(sorted({f.reviewer for f in usable.values()}))
+    groups = read_all_labels(Path(root), sessions)
+    errors = tuple(text for g in groups for text in g.problems)
+    usable = {(g.session, g.stem): g for g in groups if g.stem}
+    reviewers = tuple(sorted({g.reviewer for g in usable.values() if g.reviewer and g.entries}))
     key = (str(Path(root)), tuple(sessions))
     with BUILT_LOCK:
         built = BUILT.get(key)
@@ -128,36 +129,45 @@ def read_label_set(root: Path, sessions: list[str]) -> LabelSet:
         else:
             for k in changed:
                 regroup(built, k, usable)
-            built.files = usable
+            built.groups = usable
         return LabelSet(dict(built.grouped), reviewers, errors, tuple(sorted(built.disagree)))
 
 
-def changed_keys(built: Built, files: dict[str, OtherFile]) -> set[FailureKey] | None:
-    """The failures to group again, or None when the files changed more than by added journal lines."""
-    if built.files.keys() != files.keys() or len({(f.path.parent.parent.name, f.reviewer) for f in files.values()}) != len(files):
-        return None  # a reviewer with two files for one session (the folder's and the per-user one): group all again
+def changed_keys(built: Built, groups: dict[tuple[str, str], ReviewerLabels]) -> set[FailureKey] | None:
+    """The failures to group again, or None when more changed than some files (a reviewer came or went)."""
+    if built.groups.keys() != groups.keys():
+        return None
     changed: set[FailureKey] = set()
-    for path, f in files.items():
-        old = built.files[path]
-        if old is f:
+    for k, g in groups.items():
+        old = built.groups[k]
+        if old is g:
             continue
-        if f.base is None or old.base is not f.base or old.lines > f.lines or old.reviewer != f.reviewer:
+        if old.reviewer != g.reviewer:
             return None
-        session = f.path.parent.parent.name
-        changed.update((session, run, check) for run, check in f.keys[old.lines:])
+        for path in old.files.keys() | g.files.keys():
+            before, after = old.files.get(path), g.files.get(path)
+            if before is after:
+                continue
+            for f in (before, after):
+                if f is not None:
+                    changed.update((g.session, run, check) for run, check in f.entries)
+        if len(changed) > 50_000:
+            return None
     return changed
 
 
-def regroup(built: Built, k: FailureKey, files: dict[str, OtherFile]) -> None:
-    """Group one failure's labels again from the files (each reviewer has one file here)."""
+def regroup(built: Built, k: FailureKey, groups: dict[tuple[str, str], ReviewerLabels]) -> None:
+    """Group one failure's labels again from the reviewers' groups of its session."""
     session, run, check = k
-    per = {}
-    for f in files.values():
-        if f.path.parent.parent.name != session or f.parsed is None:
+    per: dict[str, Label] = {}
+    for g in groups.values():
+        if g.session != session:
             continue
-        lab = f.parsed.labels.get((run, check))
-        if lab is not None:
-            per[lab.reviewer] = lab
+        labs = g.entries.get((run, check))
+        if labs:
+            seen = per.get(g.reviewer)
+            if seen is None or labs[0].labelled_at >= seen.labelled_at:
+                per[g.reviewer] = labs[0]
     if per:
         built.per[k] = per
         built.grouped[k] = tuple(per[r] for r in sorted(per))
@@ -168,16 +178,16 @@ def regroup(built: Built, k: FailureKey, files: dict[str, OtherFile]) -> None:
         built.disagree.discard(k)
 
 
-def build(files: dict[str, OtherFile]) -> Built:
-    """Group every label of every file (the first read, or after a bigger change)."""
+def build(groups: dict[tuple[str, str], ReviewerLabels]) -> Built:
+    """Group every label in force of every reviewer (the first read, or after a bigger change)."""
     per: dict[FailureKey, dict[str, Label]] = {}
-    for f in files.values():
-        for lab in f.labels:
-            seen = per.setdefault(lab.key, {}).get(lab.reviewer)
+    for g in groups.values():
+        for lab in g.labels:
+            seen = per.setdefault(lab.key, {}).get(g.reviewer)
             if seen is None or lab.labelled_at >= seen.labelled_at:
-                per[lab.key][lab.reviewer] = lab
+                per[lab.key][g.reviewer] = lab
     grouped = {k: tuple(v[r] for r in sorted(v)) for k, v in sorted(per.items())}
-    return Built(dict(files), per, grouped, {k for k, labs in grouped.items() if disagreeing(labs)})
+    return Built(dict(groups), per, grouped, {k for k, labs in grouped.items() if disagreeing(labs)})
 
 
 def pairwise(labels: LabelSet) -> list[PairAgreement]:

@@ -27,14 +27,13 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import tomli_w
-
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.atomic import atomic_write
 from reviewer.store.nofollow import make_folder
 from reviewer.store.safe_fs import Unreadable, read_capped
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.tomlfile import dumps as toml_dumps
 
 CONFIG_CAP = 256 << 10
 THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -346,7 +345,7 @@ def save_setting(key: str, value: str, path: Path | None = None) -> str | None:
     data, problem = read_config_bytes(path)
     if problem:
         return problem.removesuffix("; using the default settings")
-    literal = tomli_w.dumps({key: value}).split("=", 1)[1].strip()
+    literal = toml_dumps({key: value}).split("=", 1)[1].strip()
     if data is None:
         new = f"{key} = {literal}\n".encode()
     else:
@@ -364,7 +363,7 @@ def save_setting(key: str, value: str, path: Path | None = None) -> str | None:
         except BadToml:
             ok = False
         if not ok:
-            new = tomli_w.dumps(expected).encode()
+            new = toml_dumps(expected).encode()
     try:
         make_folder(config_home().parent, target.parent)
         atomic_write(target, new)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.sanitize import plain
-from reviewer.store.labeller import UnknownFailure
+from reviewer.store.labels import UnknownFailure
 from reviewer.store.protocol import Store
 
 SHOWN = 5

@@ -132,7 +132,7 @@ def name_question(root: Path, identity: Identity, sessions: list[str] | None = N
     if sessions is None:
         sessions = session_names(Path(root))
     others = sorted({f.reviewer for f in read_all_labels(Path(root), sessions)
-                     if not f.error and f.labels and f.reviewer != identity.name})
+                     if f.reviewer and f.entries and f.reviewer != identity.name})
     if not others:
         return None
     return NameQuestion(identity.name, identity.source, tuple(others))

@@ -101,7 +101,7 @@ def code_fingerprint() -> str:
         [*package.joinpath("model").glob("*.py"), *package.joinpath("parsers").glob("*.py")]
         + [package / "store" / name for name in
            ("manifest.py", "rerun_doc.py", "loader.py", "evidence.py", "index.py", "index_codec.py", "index_files.py",
-            "safe_fs.py", "sessions.py", "tomlfile.py", "labelfile.py", "labelcodec.py")]
+            "safe_fs.py", "sessions.py", "tomlfile.py", "labels/format.py", "labels/reading.py")]
     )
     h = hashlib.sha256(__version__.encode())
     for path in files:

@@ -1,8 +1,9 @@
 """The labels files the index cache remembers (lines ``@<path>\\t<key>\\t<labels>``).
 
-``reviewer export`` and the other reviewers' files read through the cache: a labels file whose
-``lstat`` key is unchanged is not parsed again. Files with note entries or a journal beside
-them are never cached (see :mod:`reviewer.store.labelown`).
+Labels files are read through the cache (:func:`reviewer.store.labels.reading.read_file`): a
+format-2 file whose ``lstat`` key is unchanged is not parsed again. Only a file read whole with
+labels alone is cached: one with note entries, adjudications, damage or a newer format is parsed
+each time, as is a format-1 file (its journal may have grown).
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ class LabelFiles:
                 self.files.pop(str(path), None)
                 self.dirty = True
             return None
+
+    def has(self, path: Path, key: StatKey) -> bool:
+        """A labels file is remembered with this key (nothing decoded)."""
+        with self.lock:
+            found = self.files.get(str(path))
+        return found is not None and found[0] == key
 
     def remember(self, path: Path, key: StatKey, reviewer: str, labels: tuple[Label, ...]) -> None:
         """Record a labels file parsed after its key was taken."""

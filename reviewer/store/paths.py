@@ -1,7 +1,9 @@
-"""Where things live: the default sessions folder and the bundled example corpus."""
+"""Where things live: the default sessions folder, the bundled example corpus, and the per-user
+folder that takes what the program writes for a folder it must not write into."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Literal
@@ -38,4 +40,51 @@ def installed_location(folder: Path) -> Literal["bundled", "package", ""]:
         return "bundled" if real.is_relative_to(package / "examples") else "package"
     if any(part in ("site-packages", "dist-packages") for part in real.parts):
         return "package"
+    return ""
+
+
+def user_data_dir() -> Path:
+    """``$XDG_DATA_HOME/reviewer`` (default ``~/.local/share/reviewer``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "reviewer"
+
+
+def fallback_root(root: Path) -> Path:
+    """Where labels (and tags, re-scores) of a read-only or installed sessions folder go: a per-user folder.
+
+    The bundled corpus gets one fixed folder (``reviewer-examples``), so its labels survive a
+    reinstall or a new virtualenv; any other folder one keyed by its real path.
+    """
+    if installed_location(root) == "bundled":
+        return user_data_dir() / "labels" / "reviewer-examples"
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in Path(real).name)[:40]
+    return user_data_dir() / "labels" / f"{name}-{digest}"
+
+
+def writable(folder: Path) -> bool:
+    """True when files can be created in ``folder`` (or in its nearest existing parent)."""
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            return False
+        probe = probe.parent
+    return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
+
+
+def redirect_reason(root: Path, folder: Path | None = None) -> str:
+    """Why what is written for ``root`` (in ``folder`` below it, when given) goes to the per-user
+    folder, or "" when it goes in the sessions folder.
+
+    A folder inside an installed package (the bundled corpus, or any folder of an installed
+    copy) is never written into, whatever its write bit says: a reinstall would delete it.
+    """
+    where = installed_location(root)
+    if where == "bundled":
+        return "the sessions folder is the example corpus inside the installed reviewer package"
+    if where == "package":
+        return "the sessions folder is inside an installed package"
+    if not writable(Path(folder) if folder is not None else Path(root)):
+        return "the sessions folder is not writable"
     return ""

@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import tomli_w
-
 from reviewer.model.label import DEFAULT_TAGS
 from reviewer.model.sanitize import plain
 from reviewer.store.atomic import atomic_write, folder_lock
 from reviewer.store.safe_fs import Missing, Unreadable, read_capped
 from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.tomlfile import dumps as toml_dumps
 
 TAGS_FILE = "tags.toml"
 TAG_CAP = 60
@@ -54,7 +53,7 @@ def read_tags(folder: Path) -> tuple[tuple[str, ...] | None, str]:
 def vocabulary_folder(root: Path) -> Path:
     """Where this folder's vocabulary additions are written: the folder itself, or the per-user
     labels folder when reviewer never writes into it."""
-    from reviewer.store.labels import fallback_root, redirect_reason
+    from reviewer.store.paths import fallback_root, redirect_reason
 
     return fallback_root(root) if redirect_reason(root) else Path(root)
 
@@ -110,7 +109,7 @@ def write_tag(folder: Path, tag: str, seed: tuple[str, ...]) -> None:
     try:
         raw = read_capped(folder, TAGS_FILE, 64 << 10).data
     except Missing:
-        atomic_write(folder / TAGS_FILE, tomli_w.dumps({"tags": [*seed, tag]}).encode())
+        atomic_write(folder / TAGS_FILE, toml_dumps({"tags": [*seed, tag]}).encode())
         return
     except Unreadable as exc:
         raise BadTag(f"{folder / TAGS_FILE}: {exc}; not changed") from None
@@ -123,7 +122,7 @@ def write_tag(folder: Path, tag: str, seed: tuple[str, ...]) -> None:
         raise BadTag(f"{folder / TAGS_FILE}: `tags` must be a list of strings; not changed")
     expected = {**doc, "tags": [*tags, tag]}
     text = raw.decode("utf-8").removeprefix("\ufeff")
-    literal = tomli_w.dumps({"t": tag}).split("=", 1)[1].strip()
+    literal = toml_dumps({"t": tag}).split("=", 1)[1].strip()
     m = TAGS_ARRAY_END.search(text)
     new = None
     if m:
@@ -135,4 +134,4 @@ def write_tag(folder: Path, tag: str, seed: tuple[str, ...]) -> None:
                 new = None
         except BadToml:
             new = None
-    atomic_write(folder / TAGS_FILE, (new or tomli_w.dumps(expected)).encode())
+    atomic_write(folder / TAGS_FILE, (new or toml_dumps(expected)).encode())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from reviewer.model import LoadError, Run
 from reviewer.model.rerun import Rerun
 from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
@@ -84,12 +86,25 @@ def validate_run(store: Store, run: Run) -> list[LoadError]:
     return problems
 
 
+def label_problems(store: Store, sessions: list[str]) -> list[LoadError]:
+    """Every reviewer's labels files (and the adjudications) that cannot be read whole, reviewers' two
+    labels on one failure, labels folders refused (paths relative to the folder when inside it)."""
+    from reviewer.store.labels import problems, read_all_labels
+    from reviewer.store.labels.reading import read_adjudications_of
+
+    root = Path(store.root)
+    found = problems([*read_all_labels(root, sessions), *read_adjudications_of(root, sessions)])
+    return [LoadError(Path(e.path).relative_to(root).as_posix() if Path(e.path).is_relative_to(root) else e.path,
+                      e.reason) for e in found]
+
+
 def validate(store: Store) -> list[LoadError]:
-    """Scan the folder and check every run fully; returns all problems found."""
+    """Scan the folder and check every run fully, and every labels file; returns all problems found."""
     corpus = store.scan()
     problems = list(corpus.errors)
     if not corpus.runs and not problems:
         problems.append(LoadError(".", "no runs found (expected <session>/runs/<run>/run.toml)"))
     for run in corpus.runs:
         problems.extend(validate_run(store, run))
+    problems.extend(label_problems(store, sorted(corpus.sessions)))
     return problems

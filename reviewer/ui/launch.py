@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from reviewer.review.folder import Scan
     from reviewer.review.session import ReviewSession
     from reviewer.store.config import Settings
-    from reviewer.store.labeller import Labeller
+    from reviewer.store.labels import Labeller
     from reviewer.store.prescan import Prescan
     from reviewer.store.protocol import Store
     from reviewer.ui.app import ReviewApp
@@ -144,8 +144,7 @@ def build_session(store: "Store", reviewer: str | None = None, start_failure: st
     from reviewer.review.session import ReviewSession
     from reviewer.store.config import Settings
     from reviewer.store.identity import resolve_identity
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.tags import load_vocabulary
 
     settings = settings or Settings()

@@ -23,7 +23,7 @@ from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
 from reviewer.review.selection import Selection
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
-from reviewer.store.labeller import UnknownFailure
+from reviewer.store.labels import UnknownFailure
 from reviewer.store.protocol import Store
 from reviewer.ui import messages as m
 from reviewer.ui.render.panes import render_view

@@ -9,8 +9,7 @@ import tomli_w
 from sessionkit import RunSpec, write_session
 
 from reviewer.model.label import Verdict
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 CLOCK = "2026-11-29T12:00:00Z"

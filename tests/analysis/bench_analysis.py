@@ -21,8 +21,7 @@ from reviewer.analysis.evidence.engine import evidence_for  # noqa: E402
 from reviewer.analysis.stats.facts import collect  # noqa: E402
 from reviewer.analysis.stats.summary import compute_stats, render_stats  # noqa: E402
 from reviewer.model.label import Verdict  # noqa: E402
-from reviewer.store.labeller import Labeller  # noqa: E402
-from reviewer.store.labels import LabelStore  # noqa: E402
+from reviewer.store.labels import Labeller, LabelStore  # noqa: E402
 from reviewer.store.sessions import SessionStore  # noqa: E402
 
 MESSAGES = [

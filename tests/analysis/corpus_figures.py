@@ -73,8 +73,7 @@ def planted(expected: Path = EXPECTED) -> dict[str, tuple[str, str]]:
 def show_json(root: Path, expected: Path = EXPECTED) -> dict[str, dict[str, Any]]:
     """``reviewer show --json`` for every planted failure (through the command's own function)."""
     from reviewer.commands.show import show_json as show
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     store = SessionStore(root, use_index=False)

@@ -131,7 +131,7 @@ def test_an_unreadable_label_file_is_reported_and_the_rest_counted(tmp_path: Pat
     label(root, "alice", {"s2/r4#heldout:TestToRoman": S})
     (root / "s1" / "labels").mkdir()
     (root / "s1" / "labels" / "carol.toml").write_text("<<<<<<< HEAD\nformat = 1\n=======\n>>>>>>> x\n")
-    assert main(["stats", str(root), "--json", "--final"]) == 0
+    assert main(["stats", str(root), "--json", "--final"]) == 1  # the figures are printed, and the damage is said
     captured = capsys.readouterr()
     assert json.loads(captured.out)["reviewers"] == [{"reviewer": "alice", "labelled": 1, "deferred": 0, "stale": 0}]
     assert "carol.toml" in captured.err and "conflict markers" in captured.err

@@ -27,16 +27,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import tomli_w
-
 HERE = Path(__file__).resolve()
 sys.path[:0] = [str(HERE.parents[2]), str(HERE.parents[1])]
 
 from sessionkit import RunSpec, write_session  # noqa: E402
 
 from reviewer.model.label import Label, Verdict  # noqa: E402
-from reviewer.store.git import clear_history_cache, label_history, provenance, repo_info  # noqa: E402  # noqa: E402
-from reviewer.store.labelfile import labels_to_bytes  # noqa: E402
+from reviewer.store.git import clear_history_cache, label_history, provenance, repo_info  # noqa: E402
+from reviewer.store.labels import run_file_bytes  # noqa: E402
 
 REVIEWERS = ("alice", "bob", "carol")
 TARGET = ("run000", "heldout:T00")
@@ -54,31 +52,24 @@ def sessions_files(failures: int, tmp: Path) -> dict[str, bytes]:
 
 
 class LabelFiles:
-    """Label files of the three reviewers, rendered exactly as the labels writer does, fast."""
+    """Label files of the three reviewers, one per run, rendered by the labels writer."""
 
     def __init__(self, failures: int) -> None:
         self.keys = [(f"run{r:03d}", f"heldout:T{i:02d}") for r in range(max(1, failures // 10)) for i in range(10)]
-        self.blocks: dict[str, dict[tuple[str, str], str]] = {r: {} for r in REVIEWERS}
         self.labels: dict[str, dict[tuple[str, str], Label]] = {r: {} for r in REVIEWERS}
 
     def set(self, reviewer: str, key: tuple[str, str], verdict: Verdict, when: str) -> None:
         """Set one label."""
-        lab = Label("m", key[0], key[1], verdict, reviewer, when, "sha256:" + "0" * 32, (), "")
-        self.labels[reviewer][key] = lab
-        table = {"check": lab.check, "evidence": lab.evidence, "labelled_at": when, "note": "", "run": lab.run,
-                 "tags": [], "verdict": verdict.value}
-        self.blocks[reviewer][key] = tomli_w.dumps({"label": [table]})
+        self.labels[reviewer][key] = Label("m", key[0], key[1], verdict, reviewer, when, "sha256:" + "0" * 32, (), "")
 
-    def render(self, reviewer: str) -> bytes:
-        """The file's bytes."""
-        head = tomli_w.dumps({"format": 1, "reviewer": reviewer, "session": "m"})
-        body = "\n".join(self.blocks[reviewer][k] for k in sorted(self.blocks[reviewer]))
-        return (head + ("\n" + body if body else "")).encode()
+    def render(self, reviewer: str, run: str) -> tuple[str, bytes]:
+        """The path and bytes of a reviewer's file of one run."""
+        labels = [lab for (r, _), lab in self.labels[reviewer].items() if r == run]
+        return f"sessions/m/labels/{reviewer}/{run}.toml", run_file_bytes("m", reviewer, run, labels, ())
 
-    def check(self) -> None:
-        """The fast rendering is byte-identical to the real writer's."""
-        for r in REVIEWERS:
-            assert self.render(r) == labels_to_bytes("m", r, self.labels[r]), r
+    def every(self) -> dict[str, bytes]:
+        """Every reviewer's files."""
+        return dict(self.render(r, run) for r in REVIEWERS for run in sorted({k[0] for k in self.labels[r]}))
 
 
 def fast_import(repo: Path, commits: list[tuple[str, dict[str, bytes]]]) -> None:
@@ -111,10 +102,9 @@ def build(tmp: Path, commits: int, failures: int) -> dict[str, Path]:
         key = TARGET if n % 250 < 3 else keys[(n * 7) % len(keys)]
         verdict = Verdict.SPECIFICATION if (n // 3) % 2 else Verdict.CAPABILITY
         labels.set(reviewer, key, verdict, f"2026-01-{1 + n // 1440:02d}T{n // 60 % 24:02d}:{n % 60:02d}:00Z")
-        history.append((f"labels by {reviewer}", {f"sessions/m/labels/{reviewer}.toml": labels.render(reviewer)}))
-    labels.check()
+        history.append((f"labels by {reviewer}", dict([labels.render(reviewer, key[0])])))
     final = dict(base)
-    final.update({f"sessions/m/labels/{r}.toml": labels.render(r) for r in REVIEWERS})
+    final.update(labels.every())
     repos = {"fresh": tmp / "fresh", "churn": tmp / "churn", "unrelated": tmp / "unrelated"}
     fast_import(repos["fresh"], [("sessions", final)])
     fast_import(repos["churn"], history)

@@ -1,10 +1,15 @@
-"""What one decision costs as the reviewer's own labels file grows: ``python tests/bench/labels_scale.py [--json]``.
+"""What one decision costs as the reviewer's own labels grow: ``python tests/bench/labels_scale.py [--json]``.
 
-For each size (200, 20,000 and 200,000 labels by default, ``--sizes``) a synthetic folder of 200
-runs gets a labels file for reviewer ``alice`` holding that many labels (the folder's failures
-are left unlabelled; the rest label runs no longer in the folder, as a long-lived file does),
-written exactly as the app writes it. Then, each in the same process:
+For each size (2,000, 20,000 and 200,000 labels by default, ``--sizes``) a synthetic folder of 200
+runs gets labels of reviewer ``alice``, that many (the folder's failures are left unlabelled; the
+rest label runs no longer in the folder, 20 a run, as a long-lived reviewer's do), written
+exactly as the app writes them: one file per run (``--layout new``, the default), or one
+format-1 file for the session as earlier versions wrote it (``--layout old``: the first decision
+then moves it into run files, ``move_s``). Then, each in the same process:
 
+- ``load_s``: opening: a store reading every file of alice in the session (what the app does
+  before its first screen, to report problems), parsed; ``load_warm_s``: the same through the
+  index cache the app keeps (its second opening: unchanged files are not parsed again);
 - ``store_ms``: ``Labeller.decide`` on a loaded store, per decision (median and worst of
   ``--decisions``), the path the app and the commands share;
 - ``cli_s``: one ``reviewer label`` command, as a user runs it (process start and folder scan
@@ -46,7 +51,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
 
-from synth import generate, label_file  # noqa: E402
+from synth import generate, label_file, write_run_files  # noqa: E402
 
 SESSION = "sweep-000"
 TARGET_MS = 50.0
@@ -55,14 +60,18 @@ GAP = 1.0
 again 0.3 s after each decision, so that work lands between decisions as it does in use)."""
 
 
-def make_folder(root: Path, size: int, other_mb: int) -> None:
-    """200 runs, ``size`` labels of alice (none on the folder's failures), maybe bob's big file."""
+def make_folder(root: Path, size: int, other_mb: int, layout: str = "new") -> None:
+    """200 runs, ``size`` labels of alice (none on the folder's failures) in the layout asked for,
+    maybe bob's big file (format 1, as a ``git pull`` may bring it)."""
     generate(root, 200, seed=3, labelled_share=0.0)
     rows = [(f"gone-{i // 20:06d}--model-00", f"heldout:TestCase{i % 20:02d}", "capability" if i % 3 else "specification",
              "sha256:" + f"{i:064x}") for i in range(size)]
     folder = root / SESSION / "labels"
     folder.mkdir(exist_ok=True)
-    (folder / "alice.toml").write_bytes(label_file(SESSION, "alice", rows))
+    if layout == "old":
+        (folder / "alice.toml").write_bytes(label_file(SESSION, "alice", rows))
+    else:
+        write_run_files(folder / "alice", SESSION, "alice", rows)
     if other_mb:
         per = len(label_file(SESSION, "bob", rows[:1000])) / 1000
         count = int(other_mb * 1e6 / per)
@@ -85,11 +94,11 @@ def alice_state(root: Path) -> tuple[tuple[str, int, int], ...]:
     return tuple(out)
 
 
-def store_decisions(root: Path, count: int) -> tuple[list[float], float, list[str]]:
-    """(seconds per decision, seconds to load alice's file, failure ids decided) through the store."""
+def store_decisions(root: Path, count: int) -> tuple[list[float], float, list[str], float | None]:
+    """(seconds per decision, seconds to load alice's files, failure ids decided, seconds of the first
+    decision when it moved a format-1 file) through the store."""
     from reviewer.model.label import Verdict
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     store = SessionStore(root, use_index=False)
@@ -98,13 +107,18 @@ def store_decisions(root: Path, count: int) -> tuple[list[float], float, list[st
     started = time.perf_counter()
     labeller.labels.load([SESSION])
     loaded = time.perf_counter() - started
-    ids = [f.id for run in store.runs if run.session == SESSION for f in store.failures(run)][:count]
+    ids = [f.id for run in store.runs if run.session == SESSION for f in store.failures(run)][:count + 1]
+    move = None
+    if (root / SESSION / "labels" / "alice.toml").exists():  # the first decision moves it, once
+        t0 = time.perf_counter()
+        labeller.decide(ids[-1], Verdict.DEFERRED)
+        move = time.perf_counter() - t0
     took = []
-    for n, fid in enumerate(ids):
+    for n, fid in enumerate(ids[:count]):
         t0 = time.perf_counter()
         labeller.decide(fid, Verdict.SPECIFICATION if n % 2 else Verdict.CAPABILITY)
         took.append(time.perf_counter() - t0)
-    return took, loaded, ids
+    return took, loaded, ids[:count], move
 
 
 def cli_seconds(root: Path, failure_id: str) -> float:
@@ -178,15 +192,44 @@ async def app_decisions(root: Path, count: int) -> tuple[list[float], list[float
     return took, idle
 
 
+def warm_load(root: Path) -> float:
+    """Seconds to read alice's files through the folder's index cache, as the app's next opening does
+    (one opening first fills the cache; files written in the last two seconds are never cached)."""
+    from reviewer.store.labels import LabelStore, clear_cache
+    from reviewer.store.sessions import SessionStore
+
+    time.sleep(2.5)
+    first = SessionStore(root)
+    first.scan()
+    store = LabelStore(root, "alice")
+    store.index = first.index
+    store.load([SESSION])
+    first.save_index()
+    clear_cache()
+    again = SessionStore(root)
+    again.scan()
+    store = LabelStore(root, "alice")
+    store.index = again.index
+    started = time.perf_counter()
+    store.load([SESSION])
+    return time.perf_counter() - started
+
+
 def on_disk(root: Path) -> int:
     """How many of the folder's failures carry a label of alice on disk, read by the store (a fresh one)."""
-    from reviewer.store.labelread import clear_cache
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import LabelStore, clear_cache
 
     clear_cache()
     store = LabelStore(root, "alice")
     store.load([SESSION])
-    return sum(1 for run, _ in store.file(SESSION).labels if not run.startswith("gone-"))
+    return sum(1 for lab in store.mine_all() if not lab.run.startswith("gone-"))
+
+
+def labels_mb(root: Path) -> float:
+    """Megabytes of alice's labels files in the session (either layout)."""
+    folder = root / SESSION / "labels"
+    files = [p for p in folder.rglob("*") if p.is_file() and (p.name.startswith("alice.") or p.parent.name == "alice")]
+    return sum(p.stat().st_size for p in files) / 1e6
 
 
 def ms(values: list[float]) -> dict[str, float]:
@@ -198,10 +241,13 @@ def ms(values: list[float]) -> dict[str, float]:
 
 def measure(size: int, decisions: int, root: Path, app: bool) -> dict[str, Any]:
     """Every figure for one size, on the folder made for it."""
-    file_mb = (root / SESSION / "labels" / "alice.toml").stat().st_size / 1e6
-    took, loaded, ids = store_decisions(root, decisions)
+    file_mb = labels_mb(root)
+    took, loaded, ids, move = store_decisions(root, decisions)
     out: dict[str, Any] = {"labels": size, "file_mb": round(file_mb, 1), "load_s": round(loaded, 3),
                            "store_ms": ms(took), "cli_s": round(cli_seconds(root, ids[0]), 2)}
+    if move is not None:
+        out["move_s"] = round(move, 2)
+    out["load_warm_s"] = round(warm_load(root), 3)
     if app:
         before = on_disk(root)
         took, idle = asyncio.run(app_decisions(root, decisions))
@@ -218,7 +264,9 @@ def measure(size: int, decisions: int, root: Path, app: bool) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, measure each size, print."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", default="200,20000,200000", help="labels in the file, comma separated")
+    parser.add_argument("--sizes", default="2000,20000,200000", help="labels of alice, comma separated")
+    parser.add_argument("--layout", choices=["new", "old"], default="new",
+                        help="alice's labels in one file per run (new) or in a format-1 file moved by the first decision (old)")
     parser.add_argument("--decisions", type=int, default=20, help="decisions timed per size (default 20)")
     parser.add_argument("--no-app", action="store_true", help="the store and the command only")
     parser.add_argument("--other-mb", type=int, default=0, help="another reviewer's file of this many MB beside it")
@@ -236,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for size in [int(s) for s in args.sizes.split(",") if s.strip()]:
             root = work / f"labels-{size}"
-            make_folder(root, size, args.other_mb)
+            make_folder(root, size, args.other_mb, args.layout)
             cmd = [sys.executable, __file__, "--one", str(size), "--root", str(root), "--decisions", str(args.decisions),
                    *(["--no-app"] if args.no_app else [])]
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, check=False, env=env)
@@ -246,13 +294,16 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(root, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    figures = {"decisions": args.decisions, "other_mb": args.other_mb, "target_app_p95_ms": TARGET_MS, "sizes": results}
+    figures = {"decisions": args.decisions, "other_mb": args.other_mb, "layout": args.layout,
+               "target_app_p95_ms": TARGET_MS, "sizes": results}
     if args.json:
         print(json.dumps(figures))
         return 0
     for r in results:
         app = r.get("app_ms", {})
-        print(f"{r['labels']:>8} labels ({r['file_mb']:6.1f} MB): load {r['load_s']:6.2f} s; store p50 {r['store_ms']['p50']:8.2f} "
+        moved = f"; first decision moved the old file in {r['move_s']:.2f} s" if "move_s" in r else ""
+        print(f"{r['labels']:>8} labels ({r['file_mb']:6.1f} MB): load {r['load_s']:6.2f} s (warm "
+              f"{r['load_warm_s']:.2f} s){moved}; store p50 {r['store_ms']['p50']:8.2f} "
               f"max {r['store_ms']['max']:8.2f} ms; reviewer label {r['cli_s']:5.2f} s; app p50 {app.get('p50', '-')} "
               f"p95 {app.get('p95', '-')} max {app.get('max', '-')} ms (idle again p50 "
               f"{r.get('app_idle_ms', {}).get('p50', '-')} ms); new labels on disk {r.get('on_disk', '-')} (at least {r.get('expected_on_disk', '-')}); rss {r['rss_mb']} MB")

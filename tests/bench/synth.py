@@ -163,9 +163,8 @@ def generate(root: Path, runs: int, seed: int = 1, labelled_share: float = 0.2,
                                           "labelled_at": "2026-11-02T00:00:00Z", "evidence": "", "note": "", "tags": []})
         if label_entries:
             labels += len(label_entries)
-            (sdir / "labels").mkdir()
-            (sdir / "labels" / "bench.toml").write_bytes(tomli_w.dumps(
-                {"format": 1, "reviewer": "bench", "session": sid, "label": label_entries}).encode())
+            rows = [(e["run"], e["check"], e["verdict"], "") for e in label_entries]
+            write_run_files(root / sid / "labels" / "bench", sid, "bench", rows)
     return {"runs": runs, "sessions": sessions, "failures": failures, "labels": labels}
 
 
@@ -217,8 +216,9 @@ def add_big_runs(root: Path) -> dict[str, str]:
 
 
 def label_file(session: str, reviewer: str, rows: list[tuple[str, str, str, str]]) -> bytes:
-    """A label file exactly as ``labels_to_bytes`` writes it, for (run, check, verdict, evidence) rows."""
-    from reviewer.commands.export import toml_string
+    """A format-1 labels file (``<session>/labels/<reviewer>.toml``, every run in one file) exactly as
+    earlier versions wrote it, for (run, check, verdict, evidence) rows."""
+    from reviewer.store.tomlfile import string as toml_string
 
     out = [f"format = 1\nreviewer = {toml_string(reviewer)}\nsession = {toml_string(session)}\n"]
     for run_id, check, verdict, evidence in sorted(rows):
@@ -226,6 +226,22 @@ def label_file(session: str, reviewer: str, rows: list[tuple[str, str, str, str]
                    f"labelled_at = \"2026-11-02T00:00:00Z\"\nnote = \"\"\nrun = {toml_string(run_id)}\n"
                    f"tags = []\nverdict = {toml_string(verdict)}\n")
     return "".join(out).encode()
+
+
+def write_run_files(folder: Path, session: str, reviewer: str, rows: list[tuple[str, str, str, str]]) -> int:
+    """A reviewer's format-2 files (one per run, as the app writes them) in ``folder`` for
+    (run, check, verdict, evidence) rows; how many files."""
+    from reviewer.model.label import Label, Verdict
+    from reviewer.store.labels import run_file_bytes, run_file_name
+
+    by_run: dict[str, list[Label]] = {}
+    for run_id, check, verdict, evidence in rows:
+        by_run.setdefault(run_id, []).append(Label(session, run_id, check, Verdict(verdict), reviewer,
+                                                   "2026-11-02T00:00:00Z", evidence))
+    folder.mkdir(parents=True, exist_ok=True)
+    for run_id, labels in by_run.items():
+        (folder / run_file_name(run_id)).write_bytes(run_file_bytes(session, reviewer, run_id, labels, ()))
+    return len(by_run)
 
 
 def generate_export(root: Path, labels: int = 100_000, reviewers: int = 5, seed: int = 7) -> dict[str, int]:
@@ -262,8 +278,6 @@ def generate_export(root: Path, labels: int = 100_000, reviewers: int = 5, seed:
             verdict = "specification" if rng.random() < 0.3 else "capability"
             by_session.setdefault(session, []).append((run_id, check, verdict, evidence))
         for session, session_rows in by_session.items():
-            folder = root / session / "labels"
-            folder.mkdir(exist_ok=True)
-            (folder / f"{reviewer}.toml").write_bytes(label_file(session, reviewer, session_rows))
+            write_run_files(root / session / "labels" / reviewer, session, reviewer, session_rows)
         written += len(rows)
     return {"runs": runs, "labels": written}

@@ -22,7 +22,7 @@ pytest.importorskip("textual_serve", reason="reviewer serve needs textual-serve 
 def labels_of(root: Path, reviewer: str) -> list[dict[str, Any]]:
     """Every label in the reviewer's files, read from disk."""
     out = []
-    for path in root.glob(f"*/labels/{reviewer}.toml"):
+    for path in root.glob(f"*/labels/{reviewer}/*.toml"):
         doc = tomllib.loads(path.read_text())
         out += [lab | {"session": doc["session"]} for lab in doc.get("label", [])]
     return out

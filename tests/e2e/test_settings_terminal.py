@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from tmux_driver import Tmux, tmux_available
 
-from reviewer.store.labelfile import parse_labels
+from reviewer.store.labels import parse_labels
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,10 +48,10 @@ def corpus_copy(tmp_path: Path) -> Path:
 def labels_on_disk(folder: Path) -> dict[str, str]:
     """failure id -> verdict over every reviewer labels file of the folder."""
     out: dict[str, str] = {}
-    for path in sorted(folder.glob("*/labels/*.toml")):
-        session, reviewer = path.parent.parent.name, path.stem
+    for path in sorted(folder.glob("*/labels/*/*.toml")):
+        session, reviewer = path.parent.parent.parent.name, path.parent.name
         parsed = parse_labels(path.read_bytes(), session, reviewer)
-        out.update({f"{session}/{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()})
+        out.update({f"{session}/{lab.run}#{lab.check}": lab.verdict.value for lab in parsed.labels})
     return out
 
 
@@ -79,7 +79,7 @@ def test_broken_theme_is_reported_and_a_remapped_key_labels(tmp_path: Path) -> N
         screen = term.wait_for(r"\b1/\d+ labelled", timeout=10)
         labels = labels_on_disk(folder)
         assert list(labels.values()) == ["specification"], labels
-        assert (next(iter(folder.glob("*/labels/*.toml")))).name == "e2e.toml"
+        assert (next(iter(folder.glob("*/labels/*/*.toml")))).parent.name == "e2e"
         assert "broken-theme.toml" in screen  # the warning stays until dismissed
 
         term.send("C-w")

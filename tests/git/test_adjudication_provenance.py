@@ -14,15 +14,9 @@ from gitkit import cli, many_failures
 
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.adjudication import (
-    Unanimous,
-    adjudicate_failure,
-    adjudication_file,
-    consensus,
-)
-from reviewer.store.final import read_adjudications
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
+from reviewer.store.labels.adjudication import Unanimous, adjudicate_failure, adjudications, consensus
+from reviewer.store.labels.final import read_adjudications
 from reviewer.store.sessions import SessionStore
 
 S, C = "specification", "capability"
@@ -66,7 +60,7 @@ def test_overriding_a_unanimous_verdict_needs_override(folder_with_votes: tuple[
     done = cli("adjudicate", str(root), "--failure", ids[0], "--verdict", C, "--reviewer", "carol", "--override")
     assert done.returncode == 0, done.stderr
     assert "final verdict capability by carol (--reviewer)" in done.stdout
-    assert adjudication_file(root, "m").get("run1", "heldout:T00").verdict is Verdict.CAPABILITY
+    assert adjudications(root).get("m", "run1", "heldout:T00").verdict is Verdict.CAPABILITY  # type: ignore[union-attr]
     # a disagreement and a failure nobody decided need no override
     assert cli("adjudicate", str(root), "--failure", ids[1], "--verdict", C, "--reviewer", "carol").returncode == 0
     assert cli("adjudicate", str(root), "--failure", ids[3], "--verdict", S, "--reviewer", "carol").returncode == 0
@@ -75,12 +69,12 @@ def test_overriding_a_unanimous_verdict_needs_override(folder_with_votes: tuple[
 def test_an_adjudication_records_evidence_adjudicator_and_what_it_settled(folder_with_votes: tuple[Path, list[str]]) -> None:
     root, ids = folder_with_votes
     lab = adjudicate_failure(labeller(root, "carol"), ids[1], Verdict.CAPABILITY, note="the grader was right")
-    doc = tomllib.loads((root / "m" / "labels" / "_adjudicated.toml").read_text())
+    doc = tomllib.loads((root / "m" / "labels" / "_adjudicated" / "run1.toml").read_text())
     [entry] = doc["label"]
     assert doc["reviewer"] == "final"
     assert entry["adjudicator"] == "carol" and entry["note"] == "the grader was right"
     assert entry["settled"] == {"A": S, "B": C}
-    [a_file] = (root / "m" / "labels").glob("a+*.toml")  # "A" is not a plain lower-case name: slug + hash
+    [a_file] = (root / "m" / "labels").glob("a+*/run1.toml")  # "A" is not a plain lower-case name: slug + hash
     a_label = tomllib.loads(a_file.read_text())["label"][1]
     assert entry["evidence"] == a_label["evidence"] == lab.evidence and lab.evidence.startswith("sha256:")
     # the run is re-recorded: the adjudication is now stale in the export
@@ -123,7 +117,8 @@ def test_old_adjudication_files_are_read_compatibly_and_migrated_on_the_next_wri
     assert rows["heldout:T01"]["adjudicator"] == "dana" and rows["heldout:T01"]["note"] == "brief says nothing: really"
     assert path.read_text() == tomli_w.dumps(old)  # reading changes nothing on disk
     adjudicate_failure(labeller(root, "carol"), ids[2], Verdict.SPECIFICATION, override=True)
-    entries = {t["check"]: t for t in tomllib.loads(path.read_text())["label"]}
+    assert not path.exists()  # moved into the new layout, one file per run
+    entries = {t["check"]: t for t in tomllib.loads((path.parent / "_adjudicated" / "run1.toml").read_text())["label"]}
     assert entries["heldout:T01"]["adjudicator"] == "dana" and entries["heldout:T01"]["note"] == "brief says nothing: really"
     assert entries["heldout:T03"]["adjudicator"] == "erin" and entries["heldout:T03"]["note"] == ""
     assert entries["heldout:T02"]["adjudicator"] == "carol" and entries["heldout:T02"]["settled"] == {"A": C}

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 from gitkit import changed_files, cli, commit_all, git, init_repo, sessions_repo
+from labelkit import table, verdicts, write_old_file
 from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
-from reviewer.store.adjudication import adjudicate
 from reviewer.store.git import GitError, commit_labels
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore, fallback_root
+from reviewer.store.labels import Labeller, LabelStore
+from reviewer.store.labels.adjudication import adjudicate
+from reviewer.store.paths import fallback_root
 from reviewer.store.sessions import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
@@ -60,11 +61,11 @@ def test_commits_only_this_reviewers_files_with_a_summary(tmp_path: Path) -> Non
     assert message in done.stdout
     assert git(repo, "log", "-1", "--format=%s").strip() == message
     stem = LabelStore(root, "Alice Doe").stem
-    assert sorted(changed_files(repo, "HEAD")) == [f"sessions/s1/labels/{stem}.toml", f"sessions/s2/labels/{stem}.toml"]
+    assert sorted(changed_files(repo, "HEAD")) == [f"sessions/s1/labels/{stem}/r1.toml", f"sessions/s2/labels/{stem}/r3.toml"]
     status = git(repo, "status", "--porcelain").splitlines()
     assert "M  sessions/s1/runs/r1/brief.md" in status
     assert " M sessions/s2/runs/r3/brief.md" in status
-    assert "?? sessions/s2/labels/bob.toml" in status
+    assert "?? sessions/s2/labels/bob/" in status
 
 
 def test_adjudications_are_committed_only_when_asked(tmp_path: Path) -> None:
@@ -72,17 +73,17 @@ def test_adjudications_are_committed_only_when_asked(tmp_path: Path) -> None:
     labeller(root, "alice").decide(F2, Verdict.SPECIFICATION)
     adjudicate(root, "s2", "r3", "heldout:test_connected", Verdict.CAPABILITY, adjudicator="carol")
     assert cli("commit", str(root), "--reviewer", "alice").returncode == 0
-    assert "?? sessions/s2/labels/_adjudicated.toml" in git(root.parent, "status", "--porcelain").splitlines()
+    assert "?? sessions/s2/labels/_adjudicated/" in git(root.parent, "status", "--porcelain").splitlines()
     done = cli("commit", str(root), "--reviewer", "carol", "--adjudicated")
     assert done.returncode == 0 and "labels: 0 failures (0 specification, 0 capability) by carol; 1 adjudicated" in done.stdout
-    assert changed_files(root.parent, "HEAD") == ["sessions/s2/labels/_adjudicated.toml"]
+    assert changed_files(root.parent, "HEAD") == ["sessions/s2/labels/_adjudicated/r3.toml"]
 
 
 def test_a_damaged_label_file_is_never_committed(tmp_path: Path) -> None:
     root = sessions_repo(tmp_path)
     labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
     commit_all(root.parent, "labels")
-    path = root / "s1" / "labels" / "alice.toml"
+    path = root / "s1" / "labels" / "alice" / "r1.toml"
     path.write_text("<<<<<<< HEAD\n" + path.read_text() + "=======\n>>>>>>> theirs\n")
     before = head(root.parent)
     done = cli("commit", str(root), "--reviewer", "alice")
@@ -100,9 +101,9 @@ def test_paths_outside_the_folder_are_refused(tmp_path: Path) -> None:
 
 def test_labels_kept_per_user_are_reported_as_outside_git(tmp_path: Path) -> None:
     root = sessions_repo(tmp_path)
-    kept = fallback_root(root) / "s1" / "labels" / "alice.toml"
+    kept = fallback_root(root) / "s1" / "labels" / "alice" / "r1.toml"
     kept.parent.mkdir(parents=True)
-    kept.write_text('format = 1\nreviewer = "alice"\nsession = "s1"\nlabel = []\n')
+    kept.write_text('format = 2\nreviewer = "alice"\nrun = "r1"\nsession = "s1"\n')
     done = cli("commit", str(root), "--reviewer", "alice")
     assert done.returncode == 1
     assert "1 label file of alice is kept in" in done.stderr and "not in git" in done.stderr
@@ -116,9 +117,9 @@ def test_a_branch_without_commits_gets_its_first_commit(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     root = small_folder(repo / "sessions")
     labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
-    result = commit_labels(root, "alice", [root / "s1" / "labels" / "alice.toml"])
+    result = commit_labels(root, "alice", [root / "s1" / "labels" / "alice" / "r1.toml"])
     assert result.committed and git(repo, "rev-list", "--count", "main").strip() == "1"
-    assert changed_files(repo, "HEAD") == ["sessions/s1/labels/alice.toml"]
+    assert changed_files(repo, "HEAD") == ["sessions/s1/labels/alice/r1.toml"]
     assert git(repo, "reflog", "-1", "--format=%gs", "main").strip() == f"commit (initial): {result.message}"
     assert git(repo, "status", "--porcelain", "--", "sessions/s1/labels").strip() == ""
     assert git(repo, "fsck", "--strict").strip() == ""
@@ -145,11 +146,11 @@ def test_hooks_of_the_repositorys_hooks_path_never_run(tmp_path: Path) -> None:
         p.unlink()
     labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
     labeller(root, "bob").decide(F1, Verdict.CAPABILITY)
-    assert commit_labels(root, "alice", [root / "s1" / "labels" / "alice.toml"]).committed
+    assert commit_labels(root, "alice", [root / "s1" / "labels" / "alice" / "r1.toml"]).committed
     assert cli("commit", str(root), "--reviewer", "bob").returncode == 0
     assert list(ran.iterdir()) == []
-    assert changed_files(repo, "HEAD~1") == ["sessions/s1/labels/alice.toml"]
-    assert changed_files(repo, "HEAD") == ["sessions/s1/labels/bob.toml"]
+    assert changed_files(repo, "HEAD~1") == ["sessions/s1/labels/alice/r1.toml"]
+    assert changed_files(repo, "HEAD") == ["sessions/s1/labels/bob/r1.toml"]
 
 
 @pytest.mark.parametrize("blocker", ["merge", "index version 4", "index.lock"])
@@ -174,5 +175,26 @@ def test_a_commit_git_would_not_make_is_refused_and_writes_nothing(tmp_path: Pat
     labeller(root, "alice").decide(F1, Verdict.SPECIFICATION)
     before = index_and_head(repo)
     with pytest.raises(GitError, match=expected):
-        commit_labels(root, "alice", [root / "s1" / "labels" / "alice.toml"])
+        commit_labels(root, "alice", [root / "s1" / "labels" / "alice" / "r1.toml"])
     assert index_and_head(repo) == before
+
+
+def test_a_committed_format_1_file_is_moved_and_the_move_committed(tmp_path: Path) -> None:
+    root = sessions_repo(tmp_path)
+    repo = root.parent
+    old = write_old_file(root, "s2", "alice", [table("r3", "heldout:test_connected", "specification"),
+                                               table("gone", "heldout:T1", "deferred")],
+                         journal=[table("r3", "heldout:test_trail", "capability")])
+    write_old_file(root, "s2", "bob", [table("r3", "heldout:test_connected", "capability")])
+    commit_all(repo, "labels of an earlier version, journal included")
+    before = verdicts(root, "s2")
+    done = cli("commit", str(root), "--reviewer", "alice")
+    assert done.returncode == 0, done.stderr
+    assert "labels: 3 failures (1 specification, 1 capability, 1 deferred) by alice" in done.stdout
+    assert sorted(git(repo, "show", "--format=", "--name-only", "--no-renames", "HEAD").split()) == [
+        "sessions/s2/labels/alice.journal", "sessions/s2/labels/alice.toml",
+        "sessions/s2/labels/alice/gone.toml", "sessions/s2/labels/alice/r3.toml"]
+    assert not old.exists() and verdicts(root, "s2") == before
+    assert git(repo, "status", "--porcelain") == ""  # bob's format-1 file is his: left as it was
+    assert git(repo, "ls-files", "sessions/s2/labels").split() == [
+        "sessions/s2/labels/alice/gone.toml", "sessions/s2/labels/alice/r3.toml", "sessions/s2/labels/bob.toml"]

@@ -11,8 +11,7 @@ from sessionkit import RunSpec, small_folder, write_session
 from reviewer.model.label import DEFAULT_TAGS, Verdict
 from reviewer.store.git import label_history, open_repo, provenance, repo_info
 from reviewer.store.git.history import Target, log_labels, parse_log
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"

@@ -19,8 +19,7 @@ from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
 from reviewer.store.git import GitError, GitUnsafe, commit_labels, label_history, provenance, repo_info
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
@@ -126,9 +125,9 @@ def test_no_repository_command_ever_runs(tmp_path: Path) -> None:
     assert fired(canaries) == set()
 
     assert git(repo, "rev-list", "--count", f"{before}..HEAD").strip() == "1"
-    assert sorted(changed_files(repo, "HEAD")) == ["sessions/s1/labels/alice.toml", "sessions/s2/labels/alice.toml"]
+    assert sorted(changed_files(repo, "HEAD")) == ["sessions/s1/labels/alice/r1.toml", "sessions/s2/labels/alice/r3.toml"]
     status = git(repo, "-c", "core.fsmonitor=false", "-c", "filter.evil.clean=", "status", "--porcelain")
-    assert "?? sessions/s1/labels/bob.toml" in status.splitlines()
+    assert "?? sessions/s1/labels/bob/" in status.splitlines()
     assert "A  notes.txt" in status.splitlines()
     assert git(repo, "log", "-1", "--format=%s", "--no-show-signature").strip() == (
         "labels: 2 failures (1 specification, 1 capability) by alice")

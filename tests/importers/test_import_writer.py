@@ -12,8 +12,7 @@ from inspectkit import header, sample, write_json_log, write_zstd_eval
 
 from reviewer.importers import treewrite, writer
 from reviewer.model.label import Verdict
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 FAILURE = "cg/add-epoch-2#verify:score"
@@ -34,7 +33,7 @@ def test_reimport_changes_nothing_and_labels_survive(tmp_path: Path, capsys: pyt
     first = snapshot(into)
     ids_before = failure_ids(into)
     lab = labeller(into).decide(FAILURE, Verdict.SPECIFICATION, note="the brief never named the test file")
-    labels_file = into / "cg" / "labels" / "alice.toml"
+    [labels_file] = (into / "cg" / "labels" / "alice").iterdir()
     label_bytes = labels_file.read_bytes()
     code, out, _ = run_cli(capsys, *argv)
     assert code == 0 and "6 updated in place" in out
@@ -108,13 +107,14 @@ def test_interrupted_swap_is_repaired_at_the_next_import(tmp_path: Path, capsys:
     argv = ["import", "inspect", str(log), "--into", str(into), "--session", "cg"]
     assert run_cli(capsys, *argv)[0] == 0
     labeller(into).decide(FAILURE, Verdict.CAPABILITY)
-    labels = (into / "cg" / "labels" / "alice.toml").read_bytes()
+    [labels_file] = (into / "cg" / "labels" / "alice").iterdir()
+    labels = labels_file.read_bytes()
     os.rename(into / "cg", into / ".reviewer-import-0123.old-cg")
     (into / ".reviewer-import-4567.build").mkdir()
     code, _, err = run_cli(capsys, *argv)
     assert code == 0 and "restored session cg" in err
     assert sorted(p.name for p in into.iterdir()) == ["cg"]
-    assert (into / "cg" / "labels" / "alice.toml").read_bytes() == labels
+    assert labels_file.read_bytes() == labels
 
 
 def test_a_folder_not_written_by_import_is_never_replaced(folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -216,7 +216,7 @@ class Figures:
 def label_digest(root: Path) -> str:
     """A hash of every labels file (names and bytes), to prove nothing was written."""
     h = hashlib.sha256()
-    for p in sorted(root.rglob("labels/*")):
+    for p in sorted(root.rglob("labels/**/*")):
         h.update(str(p.relative_to(root)).encode("utf-8", "surrogateescape"))
         h.update(p.read_bytes() if p.is_file() else b"")
     return h.hexdigest()

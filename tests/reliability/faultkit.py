@@ -19,10 +19,10 @@ from types import ModuleType
 from typing import Any, Callable
 
 import reviewer.store.atomic as atomic
-import reviewer.store.labeljournal as journal
 
-WRITERS = (atomic, journal)
-"""The modules that write labels files (the atomic TOML writer, the journal): patched faults patch both."""
+WRITERS = (atomic,)
+"""The modules that write labels files (the atomic writer: a run's file, and the files a format-1
+file is moved into): patched faults patch them."""
 
 
 @lru_cache(maxsize=1)
@@ -184,7 +184,7 @@ class ReplacedBySymlink(Fault):
 
     def __init__(self, labels_dir: Path, file_name: str) -> None:
         super().__init__(labels_dir, file_name)
-        self.target = labels_dir.parent / "elsewhere" / "victim.toml"
+        self.target = labels_dir.parents[1] / "elsewhere" / "victim.toml"
 
     def arm(self) -> None:
         self.target.parent.mkdir(parents=True, exist_ok=True)

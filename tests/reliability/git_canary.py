@@ -154,8 +154,7 @@ def exercise(root: Path) -> tuple[list[str], int]:
         repo_info,
     )
     from reviewer.store.identity import resolve_reviewer
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     repo = root.parent

@@ -131,8 +131,7 @@ def specification_labels(root: Path) -> None:
     """The census reviewer's labels, decided again as specification through the real labeller
     (current evidence, so they count), each with every payload in its note and a hostile tag."""
     from reviewer.model.label import Verdict
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     path = root / SESSION / "labels" / f"{REVIEWER}.toml"

@@ -1,13 +1,12 @@
-"""Two processes, two reviewers, and git changing the labels file while the app is open.
+"""Two processes, two reviewers, and git changing the labels files while the app is open.
 
-What happens to an outside change (README, Guarantees): each save re-reads the file and merges.
-Labels added or changed outside (a ``git pull``, another instance) are kept. A decision made in
-this session that the outside change removed, or replaced by an older label (``git checkout``
-of an older file, ``git stash``), is written back (at the next save, or within 5 s by the app's
-watch) and the app says so. A file left with conflict markers is never written over.
-
-Every case runs twice: with a small labels file (rewritten whole at each save) and as a big one
-(decisions appended to its journal, ``mode`` ``journal``).
+What happens to an outside change (README, Guarantees): each save re-reads the run's file and
+merges. Labels added or changed outside (a ``git pull``, another instance) are kept. A decision
+made in this session that the outside change removed, or replaced by an older label (``git
+checkout`` of an older file, ``git stash``), is written back (at the next save, or within 5 s by
+the app's watch) and the app says so. A file left with conflict markers is never written over.
+The two-process case runs with each reviewer's format-1 file there too, moved by the first
+decision while the other process labels.
 """
 
 from __future__ import annotations
@@ -16,13 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from labelkit import verdicts as on_disk
 from scriptload import load_script
 
-import reviewer.store.labeljournal as jr
 from reviewer.model.label import Verdict
-from reviewer.store.labeller import Labeller, utc_now
-from reviewer.store.labelread import clear_cache, read_labels_file
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore, clear_cache, utc_now
 from reviewer.store.sessions import SessionStore
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -35,23 +32,13 @@ from reviewer.review.selection import Target  # noqa: E402
 
 RUN = "s1/roman-go--model-a"
 F1, F2 = f"{RUN}#heldout:TestToRoman", f"{RUN}#heldout:TestRoundTrip"
-LABELS = "sessions/s1/labels/alice.toml"
+LABELS = "sessions/s1/labels/alice/roman-go--model-a.toml"
 
 
-@pytest.fixture(params=["toml", "journal"], autouse=True)
-def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Small labels files (rewritten whole) or big ones (decisions in the journal)."""
-    if request.param == "journal":
-        monkeypatch.setattr(jr, "JOURNAL_FROM", 0)
+def verdicts(root: Path, reviewer: str = "alice") -> dict[str, str]:
+    """failure id -> verdict of a reviewer's labels of session s1 on disk, read afresh."""
     clear_cache()
-    return str(request.param)
-
-
-def verdicts(path: Path, reviewer: str = "alice") -> dict[str, str]:
-    """failure id -> verdict in a labels file of session s1 (its journal applied, as the store reads it)."""
-    clear_cache()
-    parsed = read_labels_file(path, "s1", reviewer)
-    return {f"s1/{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()}
+    return on_disk(root, "s1", reviewer)
 
 
 def sessions_repo(repo: Path) -> Path:
@@ -91,14 +78,18 @@ def titles(app) -> list[str]:  # type: ignore[no-untyped-def]
     return [str(n.title) for n in app.notes]
 
 
-def test_two_processes_interleaved_lose_no_label(mode: str) -> None:
+@pytest.mark.parametrize("old_file", [False, True], ids=["run-files", "old-file-moved-meanwhile"])
+def test_two_processes_interleaved_lose_no_label(old_file: bool) -> None:
     script = load_script(Path(__file__).with_name("concurrent_labelling.py"))
-    figures = script.measure(rounds=2, seed=3, journal=mode == "journal")
+    figures = script.measure(rounds=2, seed=3, old_file=old_file)
     assert figures["acknowledged"] == 80 and figures["interleavings"] > 0  # 40 failures a round
+    assert figures["old_labels"] == (90 if old_file else 0)  # 30 per reviewer file: alice; then alice and bob
     assert (figures["lost"], figures["corrupt_files"]) == (0, 0)
 
 
 def test_a_later_label_from_another_instance_wins_over_this_sessions_older_one(folder: Path) -> None:
+    from labelkit import verdicts as folder_verdicts
+
     fid = "s1/r1#heldout:TestToRoman"
     first = LabelStore(folder, "alice")
     store = SessionStore(folder)
@@ -108,7 +99,8 @@ def test_a_later_label_from_another_instance_wins_over_this_sessions_older_one(f
     assert first.resync() == (["s1"], [])
     assert first.get("s1", "r1", "heldout:TestToRoman").verdict is Verdict.CAPABILITY  # type: ignore[union-attr]
     assert first.take_restored() == []
-    assert verdicts(folder / "s1" / "labels" / "alice.toml") == {fid: "capability"}
+    clear_cache()
+    assert folder_verdicts(folder, "s1") == {fid: "capability"}
 
 
 @sync
@@ -132,11 +124,12 @@ async def test_git_pull_while_the_app_is_open_is_merged(tmp_path: Path) -> None:
         git(mine, "pull", "-q", "--no-rebase", "origin", "main")
         app.watch_labels()
         await settle(app, pilot)
-        assert app.session.decisions.progress.verdict(F2) == "specification"  # the pulled label is shown
+        assert app.session.decisions.verdict(F2) == "specification"  # the pulled label is shown
         await label(app, pilot, F1, "c")
-        assert verdicts(mine / LABELS) == {F1: "capability", F2: "specification"}
+        assert verdicts(mine / "sessions") == {F1: "capability", F2: "specification"}
         assert "Labels written back" not in titles(app)
-    assert (mine / "sessions/s1/labels/bob.toml").read_bytes() == (other / "sessions/s1/labels/bob.toml").read_bytes()
+    bob = "sessions/s1/labels/bob/roman-go--model-a.toml"
+    assert (mine / bob).read_bytes() == (other / bob).read_bytes()
 
 
 @sync
@@ -145,27 +138,21 @@ async def test_git_checkout_of_an_older_labels_file_gets_this_sessions_decisions
     repo = root.parent
     headless(root, "alice", F1, Verdict.CAPABILITY, clock="2020-01-01T00:00:00Z")
     commit_all(repo, "an older labels file")
-    journal = jr.JOURNAL_FROM == 0
     app = make_app(root, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await label(app, pilot, F1, "s")
         await label(app, pilot, F2, "c")
         git(repo, "checkout", "--", LABELS)
-        if journal:  # the decisions are in the journal, which the checkout left alone: nothing was lost
-            assert verdicts(repo / LABELS) == {F1: "specification", F2: "capability"}
-            (repo / LABELS).with_suffix(".journal").unlink()  # now lose them (a git clean, a stash -u)
-        assert verdicts(repo / LABELS) == {F1: "capability"}
+        assert verdicts(root) == {F1: "capability"}
         app.watch_labels()  # the app's 5 s watch
         await settle(app, pilot)
-        assert verdicts(repo / LABELS) == {F1: "specification", F2: "capability"}
+        assert verdicts(root) == {F1: "specification", F2: "capability"}
         written_back = [n for n in app.notes if n.title == "Labels written back"]
         assert len(written_back) == 1 and F1 in str(written_back[0].message) and F2 in str(written_back[0].message)
         git(repo, "checkout", "--", LABELS)
-        if journal:
-            (repo / LABELS).with_suffix(".journal").unlink(missing_ok=True)
         await label(app, pilot, F2, "space")  # the next save writes them back too
-        assert verdicts(repo / LABELS) == {F1: "specification", F2: "deferred"}
+        assert verdicts(root) == {F1: "specification", F2: "deferred"}
         assert len([n for n in app.notes if n.title == "Labels written back"]) == 2
 
 
@@ -194,4 +181,4 @@ async def test_a_labels_file_with_conflict_markers_is_never_written_over(tmp_pat
         git(repo, "checkout", "--theirs", "--", LABELS)  # resolved by taking the laptop's file
         app.watch_labels()
         await settle(app, pilot)
-        assert verdicts(repo / LABELS) == {F1: "specification", F2: "specification"}
+        assert verdicts(root) == {F1: "specification", F2: "specification"}

@@ -54,7 +54,7 @@ async def test_a_git_file_pointing_elsewhere_is_shown_read_only(tmp_path: Path) 
     warned = [n for n in notes if n[0] == "Git: read-only"]
     assert len(warned) == 2 and all(sev == "warning" for _, sev, _ in warned), notes  # once on opening, once for ctrl+g
     assert "is a file pointing at" in warned[0][2] and warned[1][2].startswith("Commit: ")
-    assert (root / "s1" / "labels" / "alice.toml").is_file()  # the label was saved all the same
+    assert (root / "s1" / "labels" / "alice" / "r1.toml").is_file()  # the label was saved all the same
     assert git(victim, "rev-parse", "HEAD").strip() == head  # and nothing was committed into the other repository
 
 

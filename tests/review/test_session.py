@@ -14,8 +14,7 @@ from reviewer.review.outcome import Outcome, Work
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target
 from reviewer.review.session import ReviewSession
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 
 RUNS = [
     Made("s1", "r1", failing=("TestA", "TestB"), passing=("TestC",)),
@@ -98,8 +97,8 @@ def test_labelling_saves_at_once_moves_on_and_undo_goes_back(tmp_path: Path) -> 
     session = open_session(tmp_path)
     start(session)
     out = act(session, session.label(Verdict.SPECIFICATION, "Specification"))
-    assert out.labels_changed and (tmp_path / "s1" / "labels" / "alice.toml").is_file()
-    assert 'verdict = "specification"' in (tmp_path / "s1" / "labels" / "alice.toml").read_text()
+    assert out.labels_changed and (tmp_path / "s1" / "labels" / "alice" / "r1.toml").is_file()
+    assert 'verdict = "specification"' in (tmp_path / "s1" / "labels" / "alice" / "r1.toml").read_text()
     assert session.selection.failure_id == "s1/r1#g:TestB"
     act(session, session.label(Verdict.CAPABILITY, "Capability"))
     assert session.selection.failure_id == "s1/r3#g:TestA"

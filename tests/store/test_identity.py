@@ -93,4 +93,4 @@ def test_commands_that_label_say_who_and_from_where(folder: Path, git_name: str,
     remember_name("carol")
     assert main(["label", str(folder), "--failure", F2, "--verdict", "specification"]) == 0
     assert "by carol (config.toml)" in capsys.readouterr().out
-    assert (folder / "s2" / "labels" / "carol.toml").is_file()
+    assert (folder / "s2" / "labels" / "carol" / "r3.toml").is_file()

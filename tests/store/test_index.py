@@ -21,8 +21,7 @@ from reviewer.store import index_files
 from reviewer.store.evidence import evidence_hash
 from reviewer.store.index import RunIndex
 from reviewer.store.index_files import file_key, index_path
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 REPO = Path(__file__).resolve().parents[2]
@@ -331,14 +330,14 @@ def test_export_reads_unchanged_labels_files_from_the_index(tmp_path: Path) -> N
     first = export()
     assert 'verdict = "capability"' in first and "stale = false" in first
     assert export() == first
-    path = root / "s1" / "labels" / "ann.toml"
+    path = root / "s1" / "labels" / "ann" / "r1.toml"
     before = path.stat()
     path.write_bytes(path.read_bytes().replace(b"capability", b"capabilitz"))
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     fresh = SessionStore(root)
     fresh.scan()
     _, errors = collect(Labeller(fresh, LabelStore(root, "(export)")), None, False)
-    assert errors and "ann.toml" in errors[0]  # the damage is seen, not the cached copy
+    assert errors and "r1.toml" in errors[0] and "capabilitz" in errors[0]  # the damage is seen, not the cached copy
 
 
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
@@ -401,7 +400,7 @@ def test_the_app_reads_its_own_unchanged_labels_file_from_the_index(tmp_path: Pa
 
     parsed, first = load()  # parsed from TOML, then remembered
     assert first.index is not None and first.index.label_files.get(
-        root / "s1" / "labels" / "ann.toml", file_key("", str(root / "s1" / "labels" / "ann.toml")), "s1") is not None
+        root / "s1" / "labels" / "ann" / "r1.toml", file_key("", str(root / "s1" / "labels" / "ann" / "r1.toml")), "s1") is not None
     first.index.dirty = True
     first.save_index()
     cached, second = load()
@@ -409,7 +408,7 @@ def test_the_app_reads_its_own_unchanged_labels_file_from_the_index(tmp_path: Pa
     assert cached.get("s1", "r1", "g:TestA") == parsed.get("s1", "r1", "g:TestA")
     assert cached.get("s1", "r1", "g:TestA").verdict is Verdict.SPECIFICATION  # type: ignore[union-attr]
     # a file changed behind the app's back (same size, same mtime) is parsed again, not taken from the index
-    path = root / "s1" / "labels" / "ann.toml"
+    path = root / "s1" / "labels" / "ann" / "r1.toml"
     before = path.stat()
     path.write_bytes(path.read_bytes().replace(b'"specification"', b'"capability"   '))
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))

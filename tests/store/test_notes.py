@@ -7,14 +7,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from labelkit import run_file
 
 from reviewer.cli import main
 from reviewer.model.label import Label, Note, Verdict
+from reviewer.review.decisions import Decisions
 from reviewer.store.agreement import read_label_set
-from reviewer.store.labelfile import parse_labels
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
-from reviewer.store.progress import Progress
+from reviewer.store.labels import Labeller, LabelStore, parse_labels
 from reviewer.store.sessions import SessionStore
 
 F2 = "s2/r3#heldout:test_connected"
@@ -34,8 +33,8 @@ def test_a_note_on_an_unlabelled_failure_is_a_note_entry_not_a_label(folder: Pat
     assert isinstance(entry, Note) and entry.evidence.startswith("sha256:")
     assert a.labels.get("s2", "r3", "heldout:test_connected") is None
     assert a.state(*a.find(F2)).label is None
-    doc = tomllib.loads((folder / "s2" / "labels" / "alice.toml").read_text())
-    assert doc["label"] == []
+    doc = tomllib.loads(run_file(folder, "s2", "r3").read_text())
+    assert "label" not in doc
     assert [(n["run"], n["check"], n["note"]) for n in doc["note"]] == [("r3", "heldout:test_connected", "the brief never says yes")]
     # a fresh reader (another process, the app tomorrow) sees the note, and no label
     again = labeller(folder)
@@ -51,7 +50,7 @@ def test_labelling_takes_the_note_over_and_undo_brings_the_note_entry_back(folde
     lab = a.decide(F2, Verdict.SPECIFICATION)
     assert (lab.note, lab.tags) == ("wants yes", ("vocabulary-mismatch",))
     assert a.note_of(F2) is None
-    assert "note" not in tomllib.loads((folder / "s2" / "labels" / "alice.toml").read_text())
+    assert "note" not in tomllib.loads(run_file(folder, "s2", "r3").read_text())
     a.undo()
     assert a.labels.get("s2", "r3", "heldout:test_connected") is None
     assert (a.note_of(F2).note, a.note_of(F2).tags) == ("wants yes", ("vocabulary-mismatch",))
@@ -71,17 +70,17 @@ def test_an_empty_note_removes_the_entry_and_a_labelled_failure_keeps_its_verdic
     assert isinstance(lab, Label) and lab.verdict is Verdict.CAPABILITY and lab.note == "model bug"
 
 
-def test_an_older_reader_reads_the_labels_file_whole(folder: Path) -> None:
+def test_a_reader_of_the_labels_alone_reads_the_file_whole(folder: Path) -> None:
     """``parse_labels`` of a file with notes gives exactly its labels; the notes are a separate table."""
     a = labeller(folder)
     a.decide(F3, Verdict.CAPABILITY)
     a.annotate(F2, note="later")
-    data = (folder / "s2" / "labels" / "alice.toml").read_bytes()
+    data = run_file(folder, "s2", "r3").read_bytes()
     parsed = parse_labels(data, "s2", "?")
-    assert list(parsed.labels) == [("r3", "heldout:test_trail")] and list(parsed.notes) == [("r3", "heldout:test_connected")]
-    # what a reader of format 1 before notes looked at: `format`, `reviewer`, `label`
-    doc = tomllib.loads(data.decode())
-    assert doc["format"] == 1 and [t["check"] for t in doc["label"]] == ["heldout:test_trail"]
+    assert [(x.run, x.check) for x in parsed.labels] == [("r3", "heldout:test_trail")]
+    assert [(x.run, x.check) for x in parsed.notes] == [("r3", "heldout:test_connected")]
+    doc = tomllib.loads(data.decode())  # a reader that looks at `label` only
+    assert doc["format"] == 2 and [t["check"] for t in doc["label"]] == ["heldout:test_trail"]
 
 
 def test_note_entries_count_as_unlabelled_in_stats_export_agreement_and_progress(
@@ -90,7 +89,8 @@ def test_note_entries_count_as_unlabelled_in_stats_export_agreement_and_progress
     a.annotate(F2, note="only a note")
     b = labeller(folder, "bob")
     b.decide(F2, Verdict.SPECIFICATION)
-    assert Progress(a).labelled("s2/r3") == 0 and not Progress(a).decided(F2) and Progress(a).verdict(F2) == ""
+    seen = Decisions(a)
+    assert a.labels.run_labels("s2", "r3") == {} and not seen.decided(F2) and seen.verdict(F2) == ""
     assert main(["export", str(folder), "--format", "jsonl", "--include-deferred"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [(r["reviewer"], r["check"]) for r in rows] == [("bob", "heldout:test_connected")]
@@ -114,6 +114,6 @@ def test_notes_survive_a_label_saved_by_another_instance(folder: Path) -> None:
     second.labels.load(["s2"])
     first.annotate(F2, note="keep me")
     second.decide(F3, Verdict.CAPABILITY)
-    parsed = parse_labels((folder / "s2" / "labels" / "alice.toml").read_bytes(), "s2", "?")
-    assert parsed.notes[("r3", "heldout:test_connected")].note == "keep me"
-    assert list(parsed.labels) == [("r3", "heldout:test_trail")]
+    parsed = parse_labels(run_file(folder, "s2", "r3").read_bytes(), "s2", "?")
+    assert [(n.check, n.note) for n in parsed.notes] == [("heldout:test_connected", "keep me")]
+    assert [x.check for x in parsed.labels] == ["heldout:test_trail"]

@@ -12,8 +12,7 @@ from uikit import HOSTILE_SHOWN
 
 from reviewer.model.label import Verdict
 from reviewer.store.config import Settings
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.screens.across import AcrossScreen

@@ -41,8 +41,7 @@ from uikit import basic_folder
 import reviewer.ui
 from reviewer.model.label import Verdict
 from reviewer.store.config import Settings
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 
 F1 = "s1/roman-go--model-a#heldout:TestToRoman"

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from labelkit import verdicts
 from rich.text import Text
 from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
@@ -14,9 +15,7 @@ from uikit import HOSTILE, HOSTILE_SHOWN, Spec, write_session
 from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.store.config import Settings
-from reviewer.store.labelfile import parse_labels
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.screens.clusters import ClustersScreen
@@ -39,12 +38,8 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def on_disk(folder: Path, session: str, reviewer: str = "alice") -> dict[str, str]:
-    """failure id -> verdict in a reviewer's labels file of a session."""
-    path = folder / session / "labels" / f"{reviewer}.toml"
-    if not path.exists():
-        return {}
-    parsed = parse_labels(path.read_bytes(), session, reviewer)
-    return {f"{session}/{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()}
+    """failure id -> verdict of a reviewer's labels of a session on disk."""
+    return verdicts(folder, session, reviewer)
 
 
 def evidence_text(app) -> str:  # type: ignore[no-untyped-def]
@@ -106,7 +101,7 @@ async def test_unstated_demand_is_evidence_not_a_label(corpus: Path) -> None:
         assert "1 not stated" in text.split("\n")[0]
         assert "evidence towards specification" in text and "not a label" in text
         assert "near-miss" not in text
-        assert app.session.decisions.progress.label(ZERO) is None and on_disk(corpus, "pounce-2026-11") == {}
+        assert app.session.decisions.label(ZERO) is None and on_disk(corpus, "pounce-2026-11") == {}
 
 
 @sync
@@ -197,11 +192,11 @@ async def test_cluster_label_counts_in_the_status_and_advances_within_the_cluste
         assert isinstance(screen, ClustersScreen)
         await press(app, pilot, "s", "y", "escape")
         assert set(on_disk_all(corpus)) >= set(cluster.failure_ids)
-        assert all(app.session.decisions.progress.verdict(fid) == "specification" for fid in cluster.failure_ids)
+        assert all(app.session.decisions.verdict(fid) == "specification" for fid in cluster.failure_ids)
         assert f"{cluster.size}/70 labelled" in status(app)
         await press(app, pilot, "u")
-        assert app.session.decisions.progress.verdict(cluster.failure_ids[0]) == "capability"  # back to before the cluster label
-        assert all(app.session.decisions.progress.label(fid) is None for fid in cluster.failure_ids[1:])
+        assert app.session.decisions.verdict(cluster.failure_ids[0]) == "capability"  # back to before the cluster label
+        assert all(app.session.decisions.label(fid) is None for fid in cluster.failure_ids[1:])
 
 
 def on_disk_all(folder: Path) -> dict[str, str]:

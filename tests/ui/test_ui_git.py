@@ -22,9 +22,7 @@ from uikit import basic_folder
 from reviewer.model.label import Verdict
 from reviewer.store.agreement import disagreements
 from reviewer.store.config import Settings
-from reviewer.store.labelfile import parse_labels
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore, parse_labels
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.screens.adjudicate import AdjudicateScreen
 from reviewer.ui.screens.history import HistoryScreen
@@ -136,9 +134,9 @@ async def test_commit_from_the_app_runs_no_repository_code_and_commits_only_my_l
     assert sorted(p.name for p in canaries.iterdir()) == []
     log = git(repo, "log", "--format=%H", f"{before}..HEAD").split()
     assert len(log) == 1
-    assert git(repo, "show", "--format=", "--name-only", log[0]).split() == ["sessions/s1/labels/alice.toml"]
+    assert git(repo, "show", "--format=", "--name-only", log[0]).split() == ["sessions/s1/labels/alice/roman-go--model-a.toml"]
     assert "?? sessions/s2/labels/" in git(repo, "status", "--porcelain", "--untracked-files=normal")
-    assert "bob.toml" not in git(repo, "ls-files")
+    assert "labels/bob" not in git(repo, "ls-files")
 
 
 @sync
@@ -150,7 +148,7 @@ async def test_outside_git_the_app_works_with_no_git_ui(basic: Path) -> None:
         assert not app.review_screen.query_one("#brief").border_subtitle
         await press(app, pilot, "s", "ctrl+g", "k", "H")
         assert app.screen is app.review_screen
-        assert (basic / "s1" / "labels" / "alice.toml").exists()
+        assert (basic / "s1" / "labels" / "alice" / "roman-go--model-a.toml").exists()
         assert messages(app)[-2:] == ["Commit: this sessions folder is not in a git repository.",
                                       "History: this sessions folder is not in a git repository."]
         assert not any(n.severity == "error" for n in app.notes)
@@ -237,11 +235,12 @@ async def test_adjudication_is_saved_committed_and_exported_as_final(tmp_path: P
         assert "(1 adjudicated)" in status(app)
         await press(app, pilot, "ctrl+g")
         await settle(app, pilot)
-    parsed = parse_labels((root / "s2" / "labels" / "_adjudicated.toml").read_bytes(), "s2", "final")
-    final = parsed.labels[("connected--model-a", "oracle:connected")]
+    parsed = parse_labels((root / "s2" / "labels" / "_adjudicated" / "connected--model-a.toml").read_bytes(), "s2", "final")
+    [final] = [lab for lab in parsed.labels if lab.check == "oracle:connected"]
     assert (final.verdict, final.adjudicator, final.note) == (SPEC, "alice", "brief is silent")
     (commit,) = git(repo, "log", "--format=%H", f"{before}..HEAD").split()
-    assert git(repo, "show", "--format=", "--name-only", commit).split() == ["sessions/s2/labels/_adjudicated.toml"]
+    assert git(repo, "show", "--format=", "--name-only", commit).split() == [
+        "sessions/s2/labels/_adjudicated/connected--model-a.toml"]
     done = subprocess.run([sys.executable, "-m", "reviewer.cli", "export", str(root), "--final", "--format", "jsonl"],
                           capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
@@ -297,6 +296,6 @@ async def test_dubious_ownership_shows_the_command_and_changes_no_config(tmp_pat
         assert "git off: dubious ownership" in status(app)
         await press(app, pilot, "s", "ctrl+g")
         assert command in messages(app)[-1]
-        assert (root / "s1" / "labels" / "alice.toml").exists()
+        assert (root / "s1" / "labels" / "alice" / "roman-go--model-a.toml").exists()
     assert global_config.read_text() == "[user]\n\tname = Someone\n"
     shutil.rmtree(repo)

@@ -9,8 +9,7 @@ from uihelp import make_app, press, settle, sync
 
 from reviewer.model.label import Verdict
 from reviewer.store.config import config_path, load_settings
-from reviewer.store.labeller import Labeller
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.screens.name import NameScreen
 
@@ -51,7 +50,7 @@ async def test_a_guessed_name_is_asked_when_others_labelled_and_the_answer_is_re
         assert "labelling as carol (config.toml)" in status(app)
         await press(app, pilot, "s")
     assert 'reviewer = "carol"' in config_path().read_text()
-    assert (basic / "s1" / "labels" / "carol.toml").is_file()
+    assert (basic / "s1" / "labels" / "carol").is_dir()
     again = make_app(basic, settings=load_settings()[0])  # as the command line opens it: with config.toml
     async with again.run_test(size=(200, 50)) as pilot:
         await settle(again, pilot)

@@ -45,7 +45,7 @@ async def test_unknown_key_names_and_actions_are_in_the_warning_bar_and_the_defa
         here = app.session.selection.failure_id
         assert here != first
         await press(app, pilot, "w")  # and the valid remap applies
-        label = app.session.decisions.progress.label(here)
+        label = app.session.decisions.label(here)
         assert label is not None and label.verdict.value == "capability"
 
 

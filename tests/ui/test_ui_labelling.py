@@ -6,22 +6,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from labelkit import run_file, verdicts
 from textual.widgets import Static, TextArea
 from uihelp import make_app, press, settle, sync
 
-from reviewer.store.labelfile import parse_labels
 from reviewer.ui.screens.annotate import NoteScreen, TagList, TagsScreen
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.text_view import TextView
 
 
 def on_disk(folder: Path, session: str, reviewer: str = "alice") -> dict[str, str]:
-    """check id -> verdict in a reviewer's labels file of a session."""
-    path = folder / session / "labels" / f"{reviewer}.toml"
-    if not path.exists():
-        return {}
-    parsed = parse_labels(path.read_bytes(), session, reviewer)
-    return {f"{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()}
+    """check id -> verdict of a reviewer's labels of a session on disk."""
+    return {fid.split("/", 1)[1]: v for fid, v in verdicts(folder, session, reviewer).items()}
 
 
 def status(app) -> str:  # type: ignore[no-untyped-def]
@@ -93,35 +89,34 @@ async def test_note_and_tags_are_saved_with_the_label(basic: Path) -> None:
         app.screen.query_one(TextArea).insert("the brief never says IV\nsecond line")
         await press(app, pilot, "ctrl+s")
         # a note on an unlabelled failure invents no verdict: a note-only entry, still unlabelled
-        assert app.session.decisions.progress.label(fid) is None
+        assert app.session.decisions.label(fid) is None
         assert app.session.labeller.note_of(fid).note == "the brief never says IV\nsecond line"
         await press(app, pilot, "t")
         assert isinstance(app.screen, TagsScreen)
         tags = app.screen.query_one(TagList)
         await press(app, pilot, "space", "down", "space", "enter")
-        assert app.session.decisions.progress.label(fid) is None
+        assert app.session.decisions.label(fid) is None
         assert app.session.labeller.annotation(fid) == ("the brief never says IV\nsecond line", tuple(app.session.vocabulary[:2]))
         assert tags is not None
         await press(app, pilot, "s")
-        lab = app.session.decisions.progress.label(fid)
+        lab = app.session.decisions.label(fid)
         assert lab.verdict.value == "specification" and lab.note.startswith("the brief") and len(lab.tags) == 2
-    text = (basic / "s1" / "labels" / "alice.toml").read_text()
+    text = run_file(basic, "s1", "roman-go--model-a").read_text()
     assert "the brief never says IV" in text and app.session.vocabulary[0] in text
 
 
 @sync
 async def test_a_failed_save_is_kept_and_saved_when_the_fault_is_gone(basic: Path) -> None:
-    labels_dir = basic / "s1" / "labels"
-    labels_dir.mkdir()
-    (labels_dir / "alice.toml").mkdir()  # the labels file is a directory: it cannot be written
+    path = run_file(basic, "s1", "roman-go--model-a")
+    path.mkdir(parents=True)  # the labels file is a directory: it cannot be written
     app = make_app(basic, reviewer="alice")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "s")
-        assert app.session.decisions.progress.label("s1/roman-go--model-a#heldout:TestToRoman").verdict.value == "specification"
+        assert app.session.decisions.label("s1/roman-go--model-a#heldout:TestToRoman").verdict.value == "specification"
         assert "not saved yet" in status(app)
         assert any("not saved" in (n.title or "") for n in app.notes)
-        shutil.rmtree(labels_dir / "alice.toml")
+        shutil.rmtree(path)
         app.watch_labels()
         await settle(app, pilot)
         assert on_disk(basic, "s1") == {"roman-go--model-a#heldout:TestToRoman": "specification"}

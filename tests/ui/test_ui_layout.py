@@ -144,8 +144,7 @@ async def test_toggle_navigator(basic: Path) -> None:
 def label_run(folder: Path, run_key: str, reviewer: str, verdict: str) -> None:
     """Label every failure of a run through the app's own label path."""
     from reviewer.model.label import Verdict
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     store = SessionStore(folder)

@@ -9,13 +9,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from labelkit import verdicts
 from pygments.lexers import get_lexer_by_name
 from textual.color import Color
 from textual.widgets import Input
 from uihelp import make_app, palette_offers, press, settle, sync, until, warning_bar
 
 from reviewer.store.config import load_settings
-from reviewer.store.labelfile import parse_labels
 from reviewer.ui.app import ReviewApp
 from reviewer.ui.bindings import DEFAULT_KEYS
 from reviewer.ui.theming import code_background, highlight_styles
@@ -41,11 +41,7 @@ def launched(folder: Path) -> ReviewApp:
 
 def on_disk(folder: Path, session: str = "s1") -> dict[str, str]:
     """check id -> verdict in alice's labels file of a session."""
-    path = folder / session / "labels" / "alice.toml"
-    if not path.exists():
-        return {}
-    parsed = parse_labels(path.read_bytes(), session, "alice")
-    return {f"{run}#{check}": lab.verdict.value for (run, check), lab in parsed.labels.items()}
+    return {fid.split("/", 1)[1]: v for fid, v in verdicts(folder, session).items()}
 
 
 def segment_color(view: TextView, line: int, text: str) -> Any:

@@ -24,11 +24,11 @@ from dataclasses import field
 
 from reviewer.model import Failure, Run
 from reviewer.model.check import CheckStatus
-from reviewer.model.label import Label, Verdict
+from reviewer.model.label import Label, Verdict, reviewer_file_stem
 from reviewer.model.records import record
 from reviewer.store.evidence import evidence_hash
-from reviewer.store.final import final_verdicts
 from reviewer.store.labels import read_all_labels
+from reviewer.store.labels.final import final_verdicts
 from reviewer.store.protocol import Store
 
 FailureKey = tuple[str, str, str]
@@ -184,7 +184,7 @@ def own_labels(store: Store, sessions: list[str], reviewer: str) -> dict[Failure
     """One reviewer's decided labels by failure (the latest where several files hold one)."""
     out: dict[FailureKey, Label] = {}
     for f in read_all_labels(store.root, sessions):
-        if f.error or f.reviewer != reviewer:
+        if f.reviewer != reviewer:
             continue
         for lab in f.labels:
             seen = out.get(lab.key)
@@ -199,12 +199,12 @@ def progress(
 ) -> tuple[tuple[ReviewerProgress, ...], tuple[str, ...]]:
     """Per reviewer (or only ``only``): labels on current failures that are decided, deferred, or stale."""
     counts: dict[str, Counter[str]] = {}
-    errors = []
+    errors: list[str] = []
     for f in read_all_labels(store.root, sessions):
-        if f.error:
-            errors.append(f"{f.path.name}: {f.error}")
-            continue
-        if only is not None and f.reviewer != only:
+        if only is not None and f.stem and f.reviewer != only and f.stem != reviewer_file_stem(only):
+            continue  # another reviewer's files are not used (and, blind, their verdicts never named)
+        errors += f.problems  # damage and duplicates: what is read still counts, and the command says so
+        if not f.reviewer:
             continue
         c = counts.setdefault(f.reviewer, Counter())
         for lab in f.labels:

@@ -265,7 +265,7 @@ def render_stats(s: Stats, width: int = 100) -> str:
     else:
         lines.append("no labels yet")
     for e in s.errors:
-        lines.append(f"not read: {plain(e)}")
+        lines.append(f"labels problem: {plain(e)}")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -24,22 +24,20 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from reviewer.model.label import Verdict, reviewer_file_stem
+from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.store.git.repository import GitSession, open_repo
 from reviewer.store.git.run import GitError
-from reviewer.store.labelfile import LabelFile, LabelsUnsafe, parse_labels
-from reviewer.store.labeljournal import journal_path
-from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR, fallback_root
-from reviewer.store.tomlfile import BadToml
+from reviewer.store.labels import ADJUDICATED, ADJUDICATED_FILE, LABELS_DIR, LabelsUnsafe, parse_labels
+from reviewer.store.labels.format import Unreadable
+from reviewer.store.labels.store import own_files, prepare_commit
 
 if TYPE_CHECKING:
     from git import Actor, IndexFile, Repo
     from git.index.typ import IndexEntry
     from git.objects import Commit
 
-FINAL = "final"
 IDENT = re.compile(r"^(.*) <(.*)> (\d+ [+-]\d{4})$")
 IN_PROGRESS = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick", "REVERT_HEAD": "revert"}
 
@@ -63,24 +61,9 @@ def label_files(root: Path, reviewer: str, adjudicated: bool = False) -> tuple[l
     """A reviewer's label files in the sessions folder, and those kept in the per-user folder.
 
     The second list is the labels of a read-only folder (``LabelStore.redirected``): they are not
-    in git and cannot be committed. ``adjudicated`` adds each session's ``_adjudicated.toml``.
+    in git and cannot be committed. ``adjudicated`` adds each session's adjudications.
     """
-    names = [f"{reviewer_file_stem(reviewer)}.toml"] + ([ADJUDICATED_FILE] if adjudicated else [])
-    found: tuple[list[Path], list[Path]] = ([], [])
-    for where, base in enumerate((Path(root), fallback_root(Path(root)))):
-        try:
-            sessions = sorted(e.name for e in os.scandir(base) if e.is_dir(follow_symlinks=False) and not e.name.startswith("."))
-        except OSError:
-            continue
-        for s in sessions:
-            for name in names:
-                path = base / s / LABELS_DIR / name
-                try:
-                    if stat.S_ISREG(os.lstat(path).st_mode):
-                        found[where].append(path)
-                except OSError:
-                    pass
-    return found
+    return own_files(root, reviewer, adjudicated)
 
 
 def commit_reviewer(root: Path, reviewer: str, adjudicated: bool = False) -> CommitResult:
@@ -97,33 +80,16 @@ def commit_reviewer(root: Path, reviewer: str, adjudicated: bool = False) -> Com
     return CommitResult(result.committed, result.message, result.sha, result.paths, kept)
 
 
-def fold_journals(paths: Iterable[Path], reviewer: str) -> None:
-    """Fold each file's journal into its TOML, so the commit holds every label.
-
-    Raises:
-        GitError: a journal (or its file) cannot be read now; nothing is committed.
-    """
-    for path in paths:
-        if not journal_path(path).exists():
-            continue
-        who = FINAL if path.name == ADJUDICATED_FILE else reviewer
-        try:
-            LabelFile(path, path.parent.parent.name, who).fold()
-        except (LabelsUnsafe, OSError, TimeoutError) as exc:
-            raise GitError(f"{path.name} in {path.parent.parent.name}: its journal could not be folded in ({exc}); "
-                           "not committed") from None
-
-
 def summarise(reviewer: str, files: list[tuple[Path, str]]) -> str:
     """The commit message: ``labels: N failures (a specification, b capability) by NAME``."""
     counts = {v: 0 for v in Verdict}
     adjudicated = 0
     for path, session in files:
         parsed = parse_labels(path.read_bytes(), session, reviewer)
-        if path.name.startswith("_"):
+        if path.name == ADJUDICATED_FILE or path.parent.name == ADJUDICATED:
             adjudicated += len(parsed.labels)
             continue
-        for lab in parsed.labels.values():
+        for lab in parsed.labels:
             counts[lab.verdict] += 1
     total = sum(counts.values())
     parts = [f"{counts[Verdict.SPECIFICATION]} specification", f"{counts[Verdict.CAPABILITY]} capability"]
@@ -140,8 +106,9 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
     """Commit exactly these label files (nothing else staged or committed) with a summary message.
 
     Other staged or modified files stay as they were. Label files that cannot be read (conflict
-    markers, damage) are refused so a broken file is never committed. A file's journal is folded
-    into it first, so the commit holds every label (and a committed journal's removal).
+    markers, damage) are refused so a broken file is never committed. A format-1 file (and its
+    journal) is moved into the new layout first, so the commit holds every label, in the layout
+    written now, and the old files' removal.
 
     Raises:
         GitError: not in a git repository, a path outside it, an unreadable label file, an index
@@ -157,19 +124,26 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
         if g is None:
             raise GitError(f"{root} is not in a git repository")
         g.require_writable()
-        fold_journals(label_paths, reviewer)
+        try:
+            label_paths, gone = prepare_commit(root, reviewer, label_paths)
+        except (LabelsUnsafe, OSError, TimeoutError) as exc:
+            raise GitError(f"the labels could not be moved into the new layout ({exc}); not committed") from None
         rels, files = [], []
         for p in sorted({Path(os.path.realpath(p)) for p in label_paths}):
             parts = p.relative_to(g.root).parts if p.is_relative_to(g.root) else ()
-            if len(parts) != 3 or parts[1] != LABELS_DIR or p.suffix != ".toml" or not p.is_file():
+            if not (len(parts) in (3, 4) and parts[1] == LABELS_DIR) or p.suffix != ".toml" or not p.is_file():
                 raise GitError(f"{p} is not a label file inside {g.root}")
             session = parts[0]
             try:
-                parse_labels(p.read_bytes(), session, reviewer)
-            except (BadToml, ValueError, OSError) as exc:
+                parsed = parse_labels(p.read_bytes(), session, reviewer)
+            except (Unreadable, OSError) as exc:
                 raise GitError(f"{p.name} in {session} cannot be read ({exc}); not committed") from None
+            if parsed.damage:
+                raise GitError(f"{p.name} in {session}: {parsed.damage[0]}; not committed") from None
             rels.append(p.relative_to(g.toplevel).as_posix())
             files.append((p, session))
+        removed = [Path(os.path.realpath(p.parent)) / p.name for p in gone]
+        removed_rels = [p.relative_to(g.toplevel).as_posix() for p in removed if p.is_relative_to(g.toplevel)]
         if not rels:
             return CommitResult(False, "nothing to commit: no label files")
         for state, doing in IN_PROGRESS.items():
@@ -184,7 +158,7 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
             raise GitError(f"{index_path}.lock exists: another git command is working in {g.toplevel} (if none "
                            "is, remove that file); not committed") from None
         try:
-            result = commit_locked(g, rels, files, reviewer, stream)
+            result = commit_locked(g, rels, files, reviewer, stream, removed_rels)
         except BaseException:
             lock.rollback()
             raise
@@ -193,8 +167,11 @@ def commit_labels(root: Path, reviewer: str, label_paths: Iterable[Path]) -> Com
 
 
 def commit_locked(g: GitSession, rels: list[str], files: list[tuple[Path, str]], reviewer: str,
-                  stream: Any) -> CommitResult:
-    """:func:`commit_labels` once the index is locked: commit, move HEAD, write the index to ``stream``."""
+                  stream: Any, removed: list[str]) -> CommitResult:
+    """:func:`commit_labels` once the index is locked: commit, move HEAD, write the index to ``stream``.
+
+    ``removed``: old-layout files moved into the new layout; those git tracks are committed as removed.
+    """
     from git import IndexFile
     from git.index.fun import write_cache
     from git.index.typ import BaseIndexEntry
@@ -202,8 +179,7 @@ def commit_locked(g: GitSession, rels: list[str], files: list[tuple[Path, str]],
     repo = g.repo
     index = real_index(repo)
     tracked = {path for path, _ in index.entries}
-    folded = [journal_path(Path(r)).as_posix() for r in rels if not (g.toplevel / journal_path(Path(r))).exists()]
-    rels = rels + [j for j in folded if j in tracked]  # a journal someone committed and a fold removed
+    rels = rels + [r for r in removed if r in tracked and r not in rels]  # the old files moved into the new layout
     head = head_of(repo)
     blobs = {rel: store_file(repo, g.toplevel / rel, rel) for rel in rels}
     for rel, entry in blobs.items():

@@ -26,15 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import tomli
-import tomli_w
 
 from reviewer.model.label import Label, Verdict
 from reviewer.model.records import record
 from reviewer.store.git.repository import GitSession, open_repo
 from reviewer.store.git.run import unquote_path
-from reviewer.store.labelfile import label_from_table, parse_labels
-from reviewer.store.labels import ADJUDICATED_FILE, LABELS_DIR
-from reviewer.store.tomlfile import BadToml
+from reviewer.store.labels import ADJUDICATED, ADJUDICATED_FILE, LABELS_DIR, label_from_table, parse_labels
+from reviewer.store.labels.format import Unreadable
+from reviewer.store.tomlfile import dumps
 
 if TYPE_CHECKING:
     from git import Repo
@@ -102,7 +101,7 @@ class Target:
     @classmethod
     def of(cls, run: str, check: str) -> Target:
         """The target for a failure of a run."""
-        return cls(run, check, tomli_w.dumps({"check": check}).strip(), tomli_w.dumps({"run": run}).strip())
+        return cls(run, check, dumps({"check": check}).strip(), dumps({"run": run}).strip())
 
     @property
     def lines(self) -> tuple[str, str]:
@@ -182,14 +181,16 @@ class FileDiff:
 
 
 def reviewer_of(folder: Path, name: str) -> str:
-    """The reviewer named in a labels file on disk (its top lines), else the file's stem."""
-    if name == ADJUDICATED_FILE:
+    """The reviewer named in a labels file on disk (its top lines), else its folder's or its own
+    stem (``name``: the file's path in the labels folder, ``alice.toml`` or ``alice/r1.toml``)."""
+    stem = name.split("/", 1)[0] if "/" in name else name[: -len(".toml")]
+    if name == ADJUDICATED_FILE or stem == ADJUDICATED:
         return "final"
     try:
         with open(folder / name, "rb") as fh:
             head = fh.read(4096)
     except OSError:
-        return name[: -len(".toml")]
+        return stem
     for raw in head.splitlines():
         if raw.startswith(b"reviewer = "):
             try:
@@ -200,7 +201,7 @@ def reviewer_of(folder: Path, name: str) -> str:
                 return value
         if raw.startswith(b"["):
             break
-    return name[: -len(".toml")]
+    return stem
 
 
 def label_history(root: Path, session: str, run: str, check: str, context: int = DEFAULT_CONTEXT) -> list[HistoryEntry]:
@@ -234,14 +235,19 @@ def label_history(root: Path, session: str, run: str, check: str, context: int =
         pending = [(sha, fd.path) for sha, _, _, fds in commits for fd in fds if fd.unresolved]
         settled = settle(g, pending, target, session) if pending else {}
     entries = []
+    last: dict[str, Label | None] = {}
     for sha, date, author, fds in reversed(commits):
+        after: dict[str, Label | None] = {}
         for fd in sorted(fds, key=lambda f: (f.reviewer, f.path)):
             change = settled.get((sha, fd.path)) if fd.unresolved else fd.change
-            if change is None:
-                continue
-            label = change[0]
+            if change is not None and not (change[0] is None and fd.reviewer in after):
+                after[fd.reviewer] = change[0]  # a label moved from one file to another (format 1 to 2) is set, not removed
+        for reviewer, label in after.items():
+            if reviewer in last and last[reviewer] == label:
+                continue  # moved between files, unchanged
+            last[reviewer] = label
             entries.append(HistoryEntry(
-                sha, date, author, fd.reviewer, label.verdict if label else None,
+                sha, date, author, reviewer, label.verdict if label else None,
                 label.note if label else "", label.labelled_at if label else "",
             ))
     return entries
@@ -269,6 +275,8 @@ def file_name(raw: bytes, labels_rel: str) -> str | None:
         return None
     path = path[2:]
     folder, _, name = path.rpartition("/")
+    if folder.rpartition("/")[0] == labels_rel and not folder.rpartition("/")[2].startswith("."):
+        folder = labels_rel  # a reviewer's run file, ``<labels>/<reviewer>/<run>.toml``
     if folder != labels_rel or not name.endswith(".toml") or name.startswith("."):
         return None
     return path
@@ -302,7 +310,7 @@ def parse_log(out: bytes, labels_rel: str, target: Target, session: str, folder:
                     break
             if name is None:
                 continue
-            base = name.rsplit("/", 1)[-1]
+            base = name[len(labels_rel) + 1:]
             if base not in reviewers:
                 reviewers[base] = reviewer_of(folder, base)
             fd = FileDiff(name, reviewers[base])
@@ -402,9 +410,10 @@ def label_in(data: bytes | None, session: str, target: Target) -> tuple[Label, V
         return None
     try:
         parsed = parse_labels(data, session, "?")
-    except (BadToml, ValueError):
+    except (Unreadable, ValueError):
         return None
-    lab = parsed.labels.get((target.run, target.check))
-    if lab is None:
+    found = [lab for lab in parsed.labels if (lab.run, lab.check) == (target.run, target.check)]
+    if not found:
         return None
+    lab = max(found, key=lambda x: x.labelled_at)
     return (lab, lab.verdict, lab.note, lab.labelled_at, lab.tags, lab.evidence)

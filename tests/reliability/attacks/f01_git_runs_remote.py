@@ -40,8 +40,7 @@ def one_variant(work: Path, variant: str) -> tuple[bool, bool, str, int, int]:
 
     from reviewer.model.label import Verdict
     from reviewer.store.git import GitError, clear_history_cache, commit_reviewer, label_history, provenance, repo_info
-    from reviewer.store.labeller import Labeller
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore
     from reviewer.store.sessions import SessionStore
 
     work.mkdir(parents=True)

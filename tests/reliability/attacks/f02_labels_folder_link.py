@@ -29,8 +29,7 @@ def check(work: Path) -> Outcome:
     from sessionkit import small_folder
 
     from reviewer.model.label import Verdict
-    from reviewer.store.labeller import Labeller, SaveFailed
-    from reviewer.store.labels import LabelStore
+    from reviewer.store.labels import Labeller, LabelStore, SaveFailed
     from reviewer.store.sessions import SessionStore
 
     root = small_folder(work / "sessions")
@@ -56,7 +55,7 @@ def check(work: Path) -> Outcome:
         refused += "symbolic link" in str(exc)
     pending = labeller.labels.pending_count() == 1
     labeller.decide(F2, Verdict.CAPABILITY)  # the other session's labels folder is real
-    other_saved = (root / "s2" / "labels" / "bob.toml").is_file()
+    other_saved = (root / "s2" / "labels" / "bob" / "r3.toml").is_file()
     done = cli("adjudicate", str(root), "--failure", F1, "--verdict", "capability", "--reviewer", "carol")
     refused += done.returncode == 1 and "symbolic link" in done.stderr
     notes.append(f"reviewer adjudicate: exit {done.returncode}")

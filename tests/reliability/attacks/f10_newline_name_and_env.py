@@ -81,7 +81,7 @@ def environment(work: Path) -> tuple[bool, bool, str, dict[str, int]]:
             results.append(done)
     leaks = envtraps.sprung(out, victim, victim_head, log, traps)
     committed = git(root.parent, "rev-list", "--count", f"{head}..HEAD").strip() == "1" and \
-        "labels/alice.toml" in git(root.parent, "show", "--name-only", "--format=", "HEAD")
+        "labels/alice/r1.toml" in git(root.parent, "show", "--name-only", "--format=", "HEAD")
     ok = not leaks and committed and all(r.returncode == 0 for r in results)
     detail = (f"environment: {len(proven)}/{len(traps)} variables proven live with plain git; through reviewer label "
               f"and commit: leaks {leaks or 0}, label committed to the folder's own repository: {committed}"

@@ -7,10 +7,8 @@ from pathlib import Path
 
 from reviewer.model.label import Label
 from reviewer.model.records import record
-from reviewer.store.adjudication import migrated
-from reviewer.store.labelread import read_labels_file
-from reviewer.store.labels import ADJUDICATED_FILE, label_dirs, read_all_labels
-from reviewer.store.tomlfile import BadToml
+from reviewer.store.labels.adjudication import migrated
+from reviewer.store.labels.reading import read_adjudications_of, read_all_labels
 
 FailureKey = tuple[str, str, str]
 
@@ -29,32 +27,29 @@ class Finals:
 
 
 def read_adjudications(root: Path, sessions: list[str]) -> dict[FailureKey, Label]:
-    """Adjudicated verdicts (``<session>/labels/_adjudicated.toml``), old entries read in the new
-    form (the adjudicator out of the note, into ``adjudicator``)."""
-
+    """Adjudicated verdicts (``<session>/labels/_adjudicated/``, or format 1's ``_adjudicated.toml``),
+    old entries read in the new form (the adjudicator out of the note, into ``adjudicator``). Where
+    two adjudications name one failure, the newer is in force; what cannot be read is left out
+    (``reviewer check`` names it)."""
     out: dict[FailureKey, Label] = {}
-    for session, folder in label_dirs(root, sessions):
-        path = folder / ADJUDICATED_FILE
-        if not path.is_file() or path.is_symlink():
-            continue
-        try:
-            parsed = read_labels_file(path, session, "final")
-        except (BadToml, ValueError, OSError):
-            continue
-        for lab in parsed.labels.values():
+    for group in read_adjudications_of(root, sessions):
+        for lab in group.labels:
             if lab.verdict.decided:
                 out[lab.key] = migrated(lab)
     return out
 
 
 def by_failure(root: Path, sessions: list[str]) -> dict[FailureKey, list[Label]]:
-    """Every reviewer's decided (non-deferred) labels, grouped by failure."""
-    grouped: dict[FailureKey, list[Label]] = {}
-    for f in read_all_labels(root, sessions):
-        for lab in f.labels:
-            if lab.verdict.decided:
-                grouped.setdefault(lab.key, []).append(lab)
-    return grouped
+    """Every reviewer's decided (non-deferred) label in force, grouped by failure (one per reviewer:
+    the newest where their files hold several)."""
+    newest: dict[FailureKey, dict[str, Label]] = {}
+    for group in read_all_labels(root, sessions):
+        for lab in group.labels:
+            seen = newest.setdefault(lab.key, {}).get(group.reviewer)
+            if seen is None or lab.labelled_at >= seen.labelled_at:
+                newest[lab.key][group.reviewer] = lab
+    return {key: [lab for lab in per.values() if lab.verdict.decided] for key, per in newest.items()
+            if any(lab.verdict.decided for lab in per.values())}
 
 
 def final_verdicts(root: Path, sessions: list[str]) -> Finals:

@@ -1,4 +1,10 @@
-"""The labelling flow shared by the app and the headless commands: decide, clear, undo."""
+"""The labelling flow shared by the app and the headless commands: decide, clear, annotate, undo.
+
+A decision on a failure is the reviewer's word on it: it replaces every label they had there
+(two or more are a duplicate, kept until this moment). A note or tags changed on a labelled
+failure change the label in force and leave any other label there as it was. Undo puts back
+exactly what the failure held before, duplicates included.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,8 @@ from reviewer.model.check import split_failure_id
 from reviewer.model.label import Label, Note, Verdict
 from reviewer.model.records import record
 from reviewer.store.evidence import evidence_hash
-from reviewer.store.labelfile import Entry
-from reviewer.store.labels import LabelStore
+from reviewer.store.labels.format import Entry
+from reviewer.store.labels.store import LabelStore
 from reviewer.store.protocol import Store
 
 
@@ -48,8 +54,8 @@ class LabelState:
 
 
 Change = list[tuple[str, str, str, Entry]]
-"""(session, run, check, what the failure holds after the change): a label, a note-only entry, or
-None (nothing)."""
+"""(session, run, check, what the failure holds after the change): a label, exactly these labels
+(a duplicate put back by undo), a note-only entry, or None (nothing)."""
 
 
 class Labeller:
@@ -91,18 +97,26 @@ class Labeller:
             return LabelState(None)
         return LabelState(lab, bool(lab.evidence) and lab.evidence != self.evidence(run, failure))
 
-    def entry(self, session: str, run: str, check: str) -> Entry:
-        """What the current reviewer holds on a failure: the label, else the note-only entry, else None."""
+    def entry(self, session: str, run: str, check: str) -> Label | Note | None:
+        """What the current reviewer holds on a failure: the label in force, else the note-only entry, else None."""
         return self.labels.get(session, run, check) or self.labels.note(session, run, check)
+
+    def held(self, session: str, run: str, check: str) -> Entry:
+        """Exactly what the reviewer holds on a failure, to put back: its labels (all of a duplicate),
+        else its note entry, else None."""
+        labels = self.labels.entries(session, run, check)
+        if len(labels) > 1:
+            return labels
+        return labels[0] if labels else self.labels.note(session, run, check)
 
     def apply(self, change: Change, record: bool = True) -> None:
         """Make each failure of a change hold exactly its entry, saved; record the previous values."""
-        before: Change = [(s, r, c, self.entry(s, r, c)) for s, r, c, _ in change]
+        before: Change = [(s, r, c, self.held(s, r, c)) for s, r, c, _ in change]
         if record:
             self.undo_stack.append(before)
         ops: list[tuple[str, str, str, Entry]] = []
         for s, r, c, entry in change:
-            if isinstance(entry, Label):
+            if isinstance(entry, (Label, tuple)):
                 ops.append((s, r, c, entry))
             else:  # no label, and this note entry (or none)
                 ops += [(s, r, c, None), (s, r, c, entry or Note(s, r, c, self.labels.reviewer, ""))]
@@ -161,6 +175,7 @@ class Labeller:
         run, failure = self.find(failure_id)
         old = self.entry(run.session, run.id, failure.check_id)
         entry: Label | Note
+        change: Entry
         if isinstance(old, Label):
             entry = replace(
                 old,
@@ -168,6 +183,8 @@ class Labeller:
                 tags=tags if tags is not None else old.tags,
                 labelled_at=self.clock(),
             )
+            others = self.labels.entries(run.session, run.id, failure.check_id)[1:]
+            change = (entry, *others) if others else entry  # a duplicate's other labels stay as they were
         else:
             entry = Note(
                 run.session, run.id, failure.check_id, self.labels.reviewer, self.clock(),
@@ -175,7 +192,8 @@ class Labeller:
                 tags=tags if tags is not None else (old.tags if old else ()),
                 evidence=self.evidence(run, failure),
             )
-        self.apply([(run.session, run.id, failure.check_id, entry)])
+            change = entry
+        self.apply([(run.session, run.id, failure.check_id, change)])
         return entry
 
     def note_of(self, failure_id: str) -> Note | None:

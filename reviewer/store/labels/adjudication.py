@@ -1,6 +1,8 @@
-"""Adjudicated final verdicts: ``<session>/labels/_adjudicated.toml``, reviewer ``final``.
+"""Adjudicated final verdicts: ``<session>/labels/_adjudicated/<run>.toml``, reviewer ``final``
+(format 1: ``<session>/labels/_adjudicated.toml``, read, and moved at the next adjudication there).
 
-The file has the labels-file schema and is written like every labels file: merged with what is
+The files have the labels-file schema and are written like every labels file (a
+:class:`~reviewer.store.labels.store.LabelStore` for reviewer ``final``): merged with what is
 on disk now, atomically, never over a file that could not be read. ``reviewer export --final``
 and :func:`reviewer.store.final.final_verdicts` prefer an adjudicated verdict to the reviewers'.
 A read-only sessions folder gets its adjudications in the per-user folder, like labels.
@@ -26,14 +28,14 @@ from typing import TYPE_CHECKING
 
 from reviewer.model.label import Label, Verdict
 from reviewer.model.records import record
-from reviewer.store.labelfile import LabelFile
-from reviewer.store.labeller import utc_now
-from reviewer.store.labels import ADJUDICATED_FILE, LabelStore, read_all_labels
+from reviewer.store.labels.labeller import utc_now
+from reviewer.store.labels.layout import FINAL
+from reviewer.store.labels.reading import read_all_labels
+from reviewer.store.labels.store import LabelStore
 
 if TYPE_CHECKING:
-    from reviewer.store.labeller import Labeller
+    from reviewer.store.labels.labeller import Labeller
 
-FINAL = "final"
 OLD_NOTE = re.compile(r"adjudicated by (?P<who>.+?)(?:: (?P<note>.*))?", re.DOTALL)
 
 
@@ -75,14 +77,13 @@ class Consensus:
 def consensus(root: Path, session: str, run: str, check: str) -> Consensus:
     """Every reviewer's decided verdict on a failure (the newest label of each reviewer)."""
     newest: dict[str, Label] = {}
-    for f in read_all_labels(Path(root), [session]):
-        if f.error:
-            continue
-        for lab in f.labels:
-            if (lab.run, lab.check) == (run, check) and lab.verdict.decided:
-                seen = newest.get(f.reviewer)
-                if seen is None or lab.labelled_at >= seen.labelled_at:
-                    newest[f.reviewer] = lab
+    for g in read_all_labels(Path(root), [session]):
+        labs = g.entries.get((run, check))
+        lab = labs[0] if labs else None
+        if lab is not None and lab.verdict.decided:
+            seen = newest.get(g.reviewer)
+            if seen is None or lab.labelled_at >= seen.labelled_at:
+                newest[g.reviewer] = lab
     return Consensus(tuple(sorted((who, lab.verdict) for who, lab in newest.items())))
 
 
@@ -97,12 +98,9 @@ def migrated(lab: Label) -> Label:
     return replace(lab, adjudicator=m["who"].strip(), note=(m["note"] or "").strip())
 
 
-def adjudication_file(root: Path, session: str) -> LabelFile:
-    """The adjudications file of a session, loaded (in the per-user folder when read-only)."""
-    folder = LabelStore(Path(root), FINAL).labels_dir(session)
-    lf = LabelFile(folder / ADJUDICATED_FILE, session, FINAL)
-    lf.load()
-    return lf
+def adjudications(root: Path) -> LabelStore:
+    """The folder's adjudications, as a labels store of reviewer ``final`` (in the per-user folder when read-only)."""
+    return LabelStore(Path(root), FINAL, adjudications=True)
 
 
 def adjudicate(
@@ -143,9 +141,14 @@ def adjudicate(
         adjudicator=adjudicator.strip(),
         settled=tuple(sorted(settled)),
     )
-    lf = adjudication_file(root, session)
-    old = [(key, migrated(lab)) for key, lab in lf.view().items() if migrated(lab) != lab and key != (run, check)]
-    lf.change_many([*old, ((run, check), label)])
+    store = adjudications(root)
+    store.list_session(session)
+    old = [(session, lab.run, lab.check, migrated(lab)) for lab in store.mine_all()
+           if migrated(lab) != lab and (lab.run, lab.check) != (run, check)]
+    try:
+        store.put_many([*old, (session, run, check, label)])
+    finally:
+        store.pending.clear()  # a one-shot store: what failed is reported, not kept
     return label
 
 
@@ -174,10 +177,13 @@ def clear_adjudication(root: Path, session: str, run: str, check: str) -> bool:
     Raises:
         LabelsUnsafe, OSError: not saved.
     """
-    lf = adjudication_file(root, session)
-    if lf.get(run, check) is None:
+    store = adjudications(root)
+    if store.get(session, run, check) is None:
         return False
-    lf.change(run, check, None)
+    try:
+        store.put(session, run, check, None)
+    finally:
+        store.pending.clear()
     return True
 
 
