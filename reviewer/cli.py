@@ -162,8 +162,8 @@ def app_parser(with_commands: bool = False) -> argparse.ArgumentParser:
 def cmd_check(args: argparse.Namespace) -> int:
     """reviewer check."""
     from reviewer.commands.listing import check_folder
-    from reviewer.store.config import load_settings
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
+    from reviewer.store.settings.config import load_settings
     from reviewer.ui.bindings import DEFAULT_KEYS
 
     settings_problems = load_settings(known_binding_ids=DEFAULT_KEYS)[1]
@@ -173,7 +173,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     """reviewer list."""
     from reviewer.commands.listing import list_runs
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     return list_runs(SessionStore(resolve_folder(args.path)), args.json)
 
@@ -184,8 +184,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     from reviewer.commands.show import show_across, show_failure, show_json
     from reviewer.model.sanitize import TAB_STOP
-    from reviewer.store.config import load_settings
     from reviewer.store.labels import UnknownFailure
+    from reviewer.store.settings.config import load_settings
 
     labeller = open_labeller(args.path, args.reviewer)
     fid = full_failure_id(labeller, args.failure, "show")
@@ -268,7 +268,7 @@ def run_app(argv: Sequence[str]) -> int:
     failure = args.failure
     if failure is not None:
         from reviewer.store.labels import Labeller, LabelStore
-        from reviewer.store.sessions import SessionStore
+        from reviewer.store.sessions.store import SessionStore
 
         store = SessionStore(folder)
         store.scan()

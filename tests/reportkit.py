@@ -10,9 +10,9 @@ import shutil
 from pathlib import Path
 
 from reviewer.model.label import Verdict
+from reviewer.store.fs.paths import bundled_sessions
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.paths import bundled_sessions
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 REPO = Path(__file__).resolve().parents[1]
 S, C = Verdict.SPECIFICATION, Verdict.CAPABILITY

@@ -16,7 +16,7 @@ import pytest
 from clikit import cli
 
 from reviewer.cli import build_parser
-from reviewer.store.config import config_path
+from reviewer.store.settings.config import config_path
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"

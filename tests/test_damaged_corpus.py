@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.store.paths import bundled_sessions
+from reviewer.store.fs.paths import bundled_sessions
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

@@ -75,6 +75,10 @@ def test_labelling_the_bundled_corpus_writes_nothing_inside_the_installed_packag
     assert Path(where).is_relative_to(site), where  # the installed copy, not the checkout
     package = site / "reviewer"
     assert os.access(package / "examples", os.W_OK)  # the user's own venv: writable, and still off limits
+    shipped = {str(p.relative_to(site).parent) for p in package.rglob("__init__.py")}
+    ours = {str(p.relative_to(REPO).parent) for p in (REPO / "reviewer").rglob("__init__.py")}
+    assert ours <= shipped, f"packages missing from the wheel: {sorted(ours - shipped)}"
+    assert (package / "themes" / "reviewer-dark.toml").is_file() and any((package / "examples").glob("*/runs/*/run.toml"))
     before = files_under(package)
     listed = run("failures", "--json")
     assert listed.returncode == 0, listed.stderr

@@ -9,7 +9,7 @@ import pytest
 from clikit import cli
 
 from reviewer.model.label import DEFAULT_TAGS
-from reviewer.store.tags import BadTag, add_tag, load_vocabulary
+from reviewer.store.labels.tags import BadTag, add_tag, load_vocabulary
 
 F2 = "s2/r3#heldout:test_connected"
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reviewer.store.paths import bundled_sessions
+from reviewer.store.fs.paths import bundled_sessions
 
 FAILURE = "pounce-2026-11/roman-go--gale-13b#heldout:TestHeldOutZero"
 

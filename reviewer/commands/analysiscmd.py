@@ -30,7 +30,7 @@ def folder_args(p: argparse.ArgumentParser) -> None:
 def open_store(path: Path | None):
     """A scanned store of the folder (exits 2 when it is not a folder)."""
     from reviewer.commands.common import resolve_folder
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(resolve_folder(path))
     store.scan()
@@ -59,8 +59,8 @@ def resolve_scope(command: str, args: argparse.Namespace):
     every reviewer's final verdicts.
     """
     from reviewer.analysis.stats.summary import Scope
-    from reviewer.store.config import load_settings
-    from reviewer.store.identity import resolve_reviewer
+    from reviewer.store.settings.config import load_settings
+    from reviewer.store.settings.identity import resolve_reviewer
 
     if args.final:
         return Scope()
@@ -81,7 +81,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     store = open_store(args.path)
     only = args.rescores_of
     if only == "me":
-        from reviewer.store.identity import resolve_reviewer
+        from reviewer.store.settings.identity import resolve_reviewer
 
         only = resolve_reviewer(getattr(args, "reviewer", None))
     stats, rescores, text = stats_with_rescores(store, scope, terminal_width(), only)

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from reviewer.store.config import Settings
-    from reviewer.store.identity import Identity
     from reviewer.store.labels import Labeller
+    from reviewer.store.settings.config import Settings
+    from reviewer.store.settings.identity import Identity
 
 
 EXIT_CODES = """exit status:
@@ -94,8 +94,8 @@ def failure_arg(p: argparse.ArgumentParser, required: bool = False) -> None:
 def settings_and_identity(explicit: str | None) -> tuple[Settings, Identity]:
     """The settings (their problems printed on stderr) and who is labelling."""
     from reviewer.model.sanitize import plain
-    from reviewer.store.config import load_settings
-    from reviewer.store.identity import resolve_identity
+    from reviewer.store.settings.config import load_settings
+    from reviewer.store.settings.identity import resolve_identity
 
     settings, warnings = load_settings()
     for w in warnings:
@@ -105,7 +105,7 @@ def settings_and_identity(explicit: str | None) -> tuple[Settings, Identity]:
 
 def resolve_folder(path: Path | None) -> Path:
     """The sessions folder to use; exits 2 when it is not a folder."""
-    from reviewer.store.paths import default_sessions
+    from reviewer.store.fs.paths import default_sessions
 
     folder = path if path is not None else default_sessions()
     if not folder.is_dir():
@@ -117,7 +117,7 @@ def resolve_folder(path: Path | None) -> Path:
 def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - lazy import keeps start fast
     """A scanned store and a labeller for the reviewer (None: the name from settings, git or login)."""
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     folder = resolve_folder(path)
     name = reviewer if reviewer is not None else settings_and_identity(None)[1].name
@@ -129,8 +129,8 @@ def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - la
 def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:
     """The failure id a --failure value names (a unique prefix is enough), or None after saying why."""
     from reviewer.model.sanitize import plain
-    from reviewer.store.failures import resolve_failure
     from reviewer.store.labels import UnknownFailure
+    from reviewer.store.sessions.lookup import resolve_failure
 
     try:
         return resolve_failure(labeller.sessions, text)[1].id

@@ -10,10 +10,10 @@ from typing import Any
 from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT, Label, Verdict
 from reviewer.model.records import record
-from reviewer.store.index_files import paused_gc
+from reviewer.store.fs.tomlfile import dumps
+from reviewer.store.index.files import paused_gc
 from reviewer.store.labels import FILE_CAP, Labeller, ReviewerLabels, read_all_labels
-from reviewer.store.protocol import Store
-from reviewer.store.tomlfile import dumps
+from reviewer.store.sessions.protocol import Store
 
 FIELDS = (
     "session", "run", "task", "model", "check", "check_name", "verdict",

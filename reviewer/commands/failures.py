@@ -102,10 +102,10 @@ def matches(run: Run, args: argparse.Namespace) -> bool:
 
 def collect_rows(labeller: Labeller, args: argparse.Namespace, show_others: bool) -> tuple[list[Row], list[str]]:
     """The rows to print, filtered, and the problems of the labels files read (one "path: reason" each)."""
-    from reviewer.store.agreement import read_label_set
-    from reviewer.store.failures import every_failure
     from reviewer.store.labels import read_all_labels
+    from reviewer.store.labels.agreement import read_label_set
     from reviewer.store.labels.final import read_adjudications
+    from reviewer.store.sessions.lookup import every_failure
 
     store = labeller.sessions
     runs = [r for r in store.corpus.runs if matches(r, args)]

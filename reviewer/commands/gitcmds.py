@@ -12,7 +12,7 @@ from reviewer.model.sanitize import plain
 from reviewer.model.wording import count, plural
 
 if TYPE_CHECKING:
-    from reviewer.store.agreement import Disagreement, PairAgreement
+    from reviewer.store.labels.agreement import Disagreement, PairAgreement
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -88,8 +88,8 @@ def cmd_commit(args: argparse.Namespace) -> int:
 def cmd_agreement(args: argparse.Namespace) -> int:
     """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 1 when a labels file has a problem."""
     from reviewer.commands.common import resolve_folder
-    from reviewer.store.agreement import disagreements, pairwise, read_label_set
-    from reviewer.store.identity import session_names
+    from reviewer.store.labels.agreement import disagreements, pairwise, read_label_set
+    from reviewer.store.settings.identity import session_names
 
     root = resolve_folder(args.path)
     labels = read_label_set(root, session_names(root))

@@ -32,7 +32,7 @@ def chosen_tags(root: Path, tags: list[str], new_tags: list[str]) -> tuple[tuple
 
     ``new_tags`` are added to the vocabulary first; a ``tags`` entry outside it is refused.
     """
-    from reviewer.store.tags import BadTag, add_tag, clean_tag, load_vocabulary
+    from reviewer.store.labels.tags import BadTag, add_tag, clean_tag, load_vocabulary
 
     if not tags and not new_tags:
         return None, ""

@@ -9,8 +9,8 @@ from typing import Sequence, TextIO
 from reviewer.model import Run
 from reviewer.model.sanitize import plain_line
 from reviewer.model.wording import count
-from reviewer.store.protocol import Store
-from reviewer.store.validate import validate
+from reviewer.store.sessions.check import validate
+from reviewer.store.sessions.protocol import Store
 
 
 def run_row(store: Store, run: Run) -> dict[str, object]:

@@ -65,7 +65,7 @@ def write_result(data: bytes, output: Path | None, command: str) -> int:
 
     ``-o FILE``: temp file, fsync, rename, so a failure leaves the old file as it was.
     """
-    from reviewer.store.atomic import atomic_write
+    from reviewer.store.fs.atomic import atomic_write
 
     try:
         if output is not None:

@@ -52,7 +52,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from reviewer.analysis.stats.score import BadPredictions, read_predictions
     from reviewer.commands import report_plots
     from reviewer.commands.report_html import render
-    from reviewer.store.atomic import atomic_write
+    from reviewer.store.fs.atomic import atomic_write
 
     try:
         report_plots.require()
@@ -70,7 +70,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     store = open_store(args.path)
     only = args.rescores_of
     if only == "me":
-        from reviewer.store.identity import resolve_reviewer
+        from reviewer.store.settings.identity import resolve_reviewer
 
         only = resolve_reviewer(getattr(args, "reviewer", None))
     rescores = rescored(store, only)

@@ -63,7 +63,7 @@ class Palette:
 
 def palette() -> Palette:
     """The shipped reviewer-cvd theme's colours (its verdict colours and its palette)."""
-    from reviewer.store.themes import read_theme_file, shipped_themes_dir
+    from reviewer.store.settings.themes import read_theme_file, shipped_themes_dir
 
     spec, _ = read_theme_file(shipped_themes_dir() / "reviewer-cvd.toml")
     c = spec.colors

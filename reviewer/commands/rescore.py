@@ -37,11 +37,11 @@ from reviewer.model.sanitize import plain
 from reviewer.model.wording import count
 from reviewer.rescore.engine import Options, Rescore, observe_grader, rescore_grader
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 if TYPE_CHECKING:
     from reviewer.analysis.evidence.engine import Evidence
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 EXIT = """exit status:
   0  every re-score (or observation) ran and was saved (whether or not a check flipped)
@@ -280,7 +280,7 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     from reviewer.commands.common import resolve_folder
     from reviewer.rescore.record import save, save_observations
     from reviewer.rescore.sandbox import require_sandbox
-    from reviewer.store.identity import resolve_reviewer
+    from reviewer.store.settings.identity import resolve_reviewer
 
     try:
         repairs = tuple(parse_repair(text) for text in args.repair or ())

@@ -9,8 +9,8 @@ from typing import Any, Callable, TextIO
 
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import count
-from reviewer.store.config import load_settings
-from reviewer.store.themes import BUILT_IN, ThemeLoad, choose_theme, load_themes
+from reviewer.store.settings.config import load_settings
+from reviewer.store.settings.themes import BUILT_IN, ThemeLoad, choose_theme, load_themes
 
 
 def theme_rows(load: ThemeLoad, current: str) -> list[dict[str, Any]]:

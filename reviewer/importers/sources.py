@@ -21,7 +21,7 @@ from typing import Any
 
 from reviewer.importers.spec import ImportFailed, NotFormat
 from reviewer.model.records import record
-from reviewer.store.safe_fs import describe_mode
+from reviewer.store.fs.untrusted import describe_mode
 
 SOURCE_CAP = 512 << 20
 TEXT_CAP = 64 << 20

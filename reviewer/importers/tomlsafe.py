@@ -74,9 +74,9 @@ def dumps(doc: dict[str, Any]) -> bytes:
     carriage return: TOML reads ``\\r\\n`` in a multi-line string back as ``\\n``, so then every
     string is written escaped, on one line, and reads back exactly. The bytes are those of
     ``tomli_w.dumps`` of :func:`toml_value` with sorted tables (a test holds the two equal),
-    written by the project's one TOML writer, :func:`reviewer.store.tomlfile.dumps`.
+    written by the project's one TOML writer, :func:`reviewer.store.fs.tomlfile.dumps`.
     """
-    from reviewer.store.tomlfile import dumps as emit
+    from reviewer.store.fs.tomlfile import dumps as emit
 
     flag = [False]
     value = normalise(doc, 0, flag)

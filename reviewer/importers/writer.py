@@ -12,7 +12,7 @@ replaced. Output is deterministic: the same sources give byte-identical files.
 Runs are streamed: each is read, laid out and written before the next is read (by worker
 processes for large batches, see :mod:`reviewer.importers.treewrite`), so an import holds one
 run at a time per process. The build folder is made from the sessions folder down without
-following links (:func:`reviewer.store.nofollow.ensure_dir`), a session name the loader
+following links (:func:`reviewer.store.fs.nofollow.ensure_dir`), a session name the loader
 reserves (``runs``, ``labels``) is refused, and a session whose ``runs/`` is a link is never
 read from.
 """
@@ -41,11 +41,11 @@ from reviewer.importers.treewrite import (
     write_run,
 )
 from reviewer.model.records import record
-from reviewer.store.atomic import folder_lock, fsync_dir
-from reviewer.store.loader import RESERVED_DIRS
-from reviewer.store.nofollow import LinkOnPath, check_dir, ensure_dir
-from reviewer.store.safe_fs import MANIFEST_CAP, Unreadable, read_capped
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.atomic import folder_lock, fsync_dir
+from reviewer.store.fs.nofollow import LinkOnPath, check_dir, ensure_dir
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.untrusted import MANIFEST_CAP, Unreadable, read_capped
+from reviewer.store.sessions.scan import RESERVED_DIRS
 
 Progress = Callable[[int, int], None]
 

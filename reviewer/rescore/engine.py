@@ -42,8 +42,8 @@ from reviewer.rescore.sandbox import (
     run_sandboxed,
 )
 from reviewer.rescore.stage import StagingCancelled, lay_out
-from reviewer.store.evidence import evidence_hash
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.fingerprint import evidence_hash
+from reviewer.store.sessions.protocol import Store
 
 MESSAGE_CAP = 4000
 MISSING = "missing"

@@ -6,8 +6,8 @@ replaces the earlier one), and one ``[[observation]]`` table per grading: the pr
 its latest control run (:mod:`reviewer.model.observation`), each stream kept as head and tail;
 sorted, so the same results give the same bytes. Written like the
 labels: the folders made from the sessions root down refusing any link on the way
-(:func:`reviewer.store.nofollow.ensure_dir`), a lock, the file re-read and merged, then temp
-file, fsync, rename (:func:`reviewer.store.atomic.atomic_write`). A file that cannot be read is
+(:func:`reviewer.store.fs.nofollow.ensure_dir`), a lock, the file re-read and merged, then temp
+file, fsync, rename (:func:`reviewer.store.fs.atomic.atomic_write`). A file that cannot be read is
 never written over. Where the session folder is not writable (the bundled examples), the
 record goes to the per-user data folder, as labels do.
 
@@ -27,11 +27,11 @@ from reviewer.model.label import reviewer_file_stem
 from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
 from reviewer.model.repair import format_repair
-from reviewer.store.atomic import atomic_write, clean_stale_temps, folder_lock
-from reviewer.store.nofollow import check_dir, ensure_dir
-from reviewer.store.paths import fallback_root, writable
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
-from reviewer.store.tomlfile import dumps as toml_dumps
+from reviewer.store.fs.atomic import atomic_write, clean_stale_temps, folder_lock
+from reviewer.store.fs.nofollow import check_dir, ensure_dir
+from reviewer.store.fs.paths import fallback_root, writable
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.tomlfile import dumps as toml_dumps
 
 if TYPE_CHECKING:  # a record is read at every failure opened; the engine loads with the first re-score
     from reviewer.rescore.engine import Rescore

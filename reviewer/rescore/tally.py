@@ -15,7 +15,7 @@ from typing import Any
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.rescore.record import Entry, read_entries
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 
 @record

@@ -24,7 +24,7 @@ from reviewer.model.wording import count
 from reviewer.review.outcome import Outcome, Work, doing, tell
 from reviewer.review.selection import Target
 from reviewer.review.session import ReviewSession
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 RESULT_MARKS: dict[str, str] = {"pass": "\u2713", "fail": "\u2717", "error": "!", "skip": "-", "absent": "\u00b7"}
 """One character per check result (``absent``: the run has no such check)."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from reviewer.model import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.store.labels import Labeller
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import Cluster, ClusterPlan

@@ -13,11 +13,11 @@ from reviewer.model.wording import count
 from reviewer.review.listing import RunList
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.rows import RunFilter
-from reviewer.store.identity import Identity, NameQuestion, name_question
 from reviewer.store.labels import Labeller
-from reviewer.store.loader import Corpus
-from reviewer.store.protocol import Store
-from reviewer.store.sessions import Changes
+from reviewer.store.sessions.protocol import Store
+from reviewer.store.sessions.scan import Corpus
+from reviewer.store.sessions.store import Changes
+from reviewer.store.settings.identity import Identity, NameQuestion, name_question
 
 
 @record

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
-from reviewer.store.identity import Identity, NameQuestion, Source, tab_name
+from reviewer.store.settings.identity import Identity, NameQuestion, Source, tab_name
 
 
 @record

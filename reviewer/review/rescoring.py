@@ -34,7 +34,7 @@ from reviewer.model.sanitize import one_line, plain
 from reviewer.model.wording import count
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.store.labels import UnknownFailure
-from reviewer.store.sessions import LRU
+from reviewer.store.sessions.store import LRU
 
 if TYPE_CHECKING:  # the engine, the runtimes, the sandbox and the record load when first used, not at start
     from reviewer.rescore.engine import Options, Rescore

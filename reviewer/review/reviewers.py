@@ -39,7 +39,7 @@ def failure_key_id(key: tuple[str, str, str]) -> str:
 
 def read_snapshot(root: Path, sessions: list[str]) -> ReviewersSnapshot:
     """Read every reviewer's labels, the adjudications and the disagreements (worker threads)."""
-    from reviewer.store.agreement import disagreements, read_label_set
+    from reviewer.store.labels.agreement import disagreements, read_label_set
     from reviewer.store.labels.final import read_adjudications
 
     label_set = read_label_set(root, sessions)
@@ -105,7 +105,7 @@ class Reviewers:
         final = self.snapshot.finals.get(failure_id)
         if everyone:
             return Others(labs, self.me, final=final, everyone=True)
-        from reviewer.store.agreement import visible_others  # the other reviewers' rules load with their labels
+        from reviewer.store.labels.agreement import visible_others  # the other reviewers' rules load with their labels
 
         shown = visible_others(labs, self.me, blind=self.blind, revealed=failure_id in self.revealed)
         if shown is None:

@@ -43,10 +43,10 @@ from reviewer.review.team import Team
 from reviewer.review.view import FailureView, Marks, read_view
 from reviewer.review.walking import EVERY_FAILURE, Walking, seek
 from reviewer.review.walks import Place
-from reviewer.store.identity import Identity, Source, remember_name, tab_name
 from reviewer.store.labels import Labeller, LabelStore, UnknownFailure
-from reviewer.store.protocol import Store
-from reviewer.store.sessions import LRU
+from reviewer.store.sessions.protocol import Store
+from reviewer.store.sessions.store import LRU
+from reviewer.store.settings.identity import Identity, Source, remember_name, tab_name
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import ClusterPlan

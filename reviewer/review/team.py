@@ -14,7 +14,7 @@ from reviewer.review.selection import Selection
 from reviewer.review.walking import Walking
 from reviewer.review.walks import Place
 from reviewer.store.labels import Labeller
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 
 class Team:

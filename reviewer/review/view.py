@@ -15,9 +15,9 @@ from reviewer.model.label import Label
 from reviewer.model.records import record
 from reviewer.review.reviewers import NOBODY, Others
 from reviewer.review.selection import Selection, grader_of
-from reviewer.store.protocol import Store
-from reviewer.store.safe_fs import TextBlob
-from reviewer.store.sessions import GraderChecks
+from reviewer.store.fs.untrusted import TextBlob
+from reviewer.store.sessions.protocol import Store
+from reviewer.store.sessions.store import GraderChecks
 
 if TYPE_CHECKING:
     from reviewer.store.git import RunCommit

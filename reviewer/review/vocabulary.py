@@ -1,6 +1,6 @@
 """Growing the folder's tag vocabulary from the review (the tag picker's "new tag").
 
-The tag is saved at once, the way ``reviewer label --new-tag`` saves it (:func:`reviewer.store.tags.add_tag`:
+The tag is saved at once, the way ``reviewer label --new-tag`` saves it (:func:`reviewer.store.labels.tags.add_tag`:
 ``tags.toml`` at the top of the folder, or the per-user labels folder of a folder reviewer does not
 write into), and the session's vocabulary follows. Tagging the failure with it is a separate
 decision, saved when the picker is closed with enter.
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
-from reviewer.store.tags import TAG_CAP
+from reviewer.store.labels.tags import TAG_CAP
 
 __all__ = ["TAG_CAP", "Added", "add_to_vocabulary"]
 
@@ -39,7 +39,7 @@ class Added:
 
 def add_to_vocabulary(session: ReviewSession, tag: str) -> Added:
     """Add ``tag`` to the folder's vocabulary and to the session's; never raises."""
-    from reviewer.store.tags import TAGS_FILE, BadTag, add_tag, clean_tag, vocabulary_folder
+    from reviewer.store.labels.tags import TAGS_FILE, BadTag, add_tag, clean_tag, vocabulary_folder
 
     try:
         cleaned = clean_tag(tag)

@@ -1,3 +1,9 @@
-"""All I/O: reading sessions folders, labels, git. Imports no textual."""
+"""All I/O below the analysis: sessions folders, labels, the index cache, git, settings. Imports no Textual.
 
-from __future__ import annotations
+- :mod:`.sessions`: a sessions folder read (runs, manifests, ``reviewer check``).
+- :mod:`.index`: the index cache that makes the next open only stat.
+- :mod:`.labels`: labels on disk, one small TOML file per run and reviewer; agreement, adjudication, tags.
+- :mod:`.git`: the repository (provenance, label history, committing labels), safe against its contents.
+- :mod:`.settings`: the user's config, identity and themes.
+- :mod:`.fs`: atomic writes, untrusted reads, links refused, TOML read and written.
+"""

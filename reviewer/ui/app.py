@@ -24,7 +24,7 @@ from reviewer.review.naming import name_prompt
 from reviewer.review.outcome import Notice, Outcome, Work, doing
 from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target
 from reviewer.review.session import ReviewSession
-from reviewer.store.config import Settings
+from reviewer.store.settings.config import Settings
 from reviewer.ui import messages as m
 from reviewer.ui import theming
 from reviewer.ui import workers as w

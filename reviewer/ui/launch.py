@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Mapping
 if TYPE_CHECKING:
     from reviewer.review.folder import Scan
     from reviewer.review.session import ReviewSession
-    from reviewer.store.config import Settings
+    from reviewer.store.index.prescan import Prescan
     from reviewer.store.labels import Labeller
-    from reviewer.store.prescan import Prescan
-    from reviewer.store.protocol import Store
+    from reviewer.store.sessions.protocol import Store
+    from reviewer.store.settings.config import Settings
     from reviewer.ui.app import ReviewApp
 
 READ_AT_ONCE = 16 << 20
@@ -37,7 +37,7 @@ GC_YOUNG = 20_000
 
 class EarlyScan:
     """The session's first scan, begun before the UI is imported (after the child that reads a
-    folder without an index cache, when there is one: :mod:`reviewer.store.prescan`).
+    folder without an index cache, when there is one: :mod:`reviewer.store.index.prescan`).
 
     A warm scan is mostly ``lstat`` calls, each of which lets go of the interpreter; beside a busy
     thread (the UI's imports, Textual's start) each one waited for it to let go in turn: in
@@ -53,7 +53,7 @@ class EarlyScan:
     """
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
-        from reviewer.store.prescan import cache_size
+        from reviewer.store.index.prescan import cache_size
 
         self.future: Future[Scan] = Future()
         self.session = session
@@ -65,7 +65,7 @@ class EarlyScan:
         size = None if prescan is not None else cache_size(root)
         self.deferred = prescan is None and (size > READ_AT_ONCE if size is not None else deferred_without_cache(root))
         """Read after the first screen (:meth:`pending`): a big index cache, or a folder without one
-        too small for a child (:data:`reviewer.store.prescan.CHILD_FROM`) and bigger than a head."""
+        too small for a child (:data:`reviewer.store.index.prescan.CHILD_FROM`) and bigger than a head."""
         if prescan is None and not self.deferred:
             if size is not None:
                 self.run()
@@ -127,12 +127,12 @@ class EarlyScan:
 
 def deferred_without_cache(root: Path) -> bool:
     """A folder without an index cache and no child reading it, whose first runs are not all of it
-    but which is too small for a child (:data:`reviewer.store.prescan.CHILD_FROM`): the first
+    but which is too small for a child (:data:`reviewer.store.index.prescan.CHILD_FROM`): the first
     screen opens among its first runs, and the rest is read once they are painted. Smaller ones
     are read in a thread beside the UI's start, done before the screen is ready; so are bigger
     ones without a child (one core, the cache off, a test's process): parsing 10,000 manifests
     after the first screen made the whole list come 0.15-0.35 s later than beside the start."""
-    from reviewer.store.prescan import CHILD_FROM, run_folders
+    from reviewer.store.index.prescan import CHILD_FROM, run_folders
 
     return HEAD_FROM <= run_folders(root, CHILD_FROM) < CHILD_FROM
 
@@ -142,10 +142,10 @@ def build_session(store: "Store", reviewer: str | None = None, start_failure: st
                   ) -> tuple["ReviewSession", str | None]:
     """A review session for the reviewer, with the folder's tags; and the tags file's problem, if any."""
     from reviewer.review.session import ReviewSession
-    from reviewer.store.config import Settings
-    from reviewer.store.identity import resolve_identity
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.tags import load_vocabulary
+    from reviewer.store.labels.tags import load_vocabulary
+    from reviewer.store.settings.config import Settings
+    from reviewer.store.settings.identity import resolve_identity
 
     settings = settings or Settings()
     identity = resolve_identity(reviewer, settings.reviewer)
@@ -192,11 +192,11 @@ def launch(folder: Path, failure: str | None = None, reviewer: str | None = None
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from reviewer.store import prescan
+        from reviewer.store.index import prescan
 
         child = prescan.start(Path(folder))  # first, while the process has one thread
-        from reviewer.store.config import load_settings
-        from reviewer.store.sessions import SessionStore
+        from reviewer.store.sessions.store import SessionStore
+        from reviewer.store.settings.config import load_settings
 
         settings, _ = load_settings()  # what the session needs; the keys are checked below, with the UI
         session, vocabulary_warning = build_session(SessionStore(Path(folder)), reviewer, failure, settings)

@@ -20,7 +20,7 @@ from reviewer.review.rows import Rows
 from reviewer.review.selection import Move, Selection
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
-from reviewer.store.sessions import Changes
+from reviewer.store.sessions.store import Changes
 from reviewer.ui.render.panes import Rendered
 
 if TYPE_CHECKING:

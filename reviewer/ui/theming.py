@@ -1,6 +1,6 @@
 """Themes in the app: every theme file as a Textual theme and a highlight theme, and the palette.
 
-Every theme :func:`reviewer.store.themes.load_themes` found becomes a Textual theme (its verdict
+Every theme :func:`reviewer.store.settings.themes.load_themes` found becomes a Textual theme (its verdict
 colours as ``$verdict-specification`` / ``$verdict-capability``, its code background as
 ``$code-background``) and a highlight theme with its Pygments colours. The app switches, renders
 and saves the choice; broken theme files are listed in the warning bar.
@@ -19,8 +19,8 @@ from textual.content import Content
 from textual.theme import Theme
 
 from reviewer.model.sanitize import one_line
-from reviewer.store.config import save_theme_choice
-from reviewer.store.themes import (
+from reviewer.store.settings.config import save_theme_choice
+from reviewer.store.settings.themes import (
     BUILT_IN,
     COLOR_KEYS,
     DEFAULT_THEME,

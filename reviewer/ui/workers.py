@@ -24,7 +24,7 @@ from reviewer.review.selection import Selection
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.store.labels import UnknownFailure
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 from reviewer.ui import messages as m
 from reviewer.ui.render.panes import render_view
 from reviewer.ui.theming import save_theme

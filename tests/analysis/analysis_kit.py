@@ -10,7 +10,7 @@ from sessionkit import RunSpec, write_session
 
 from reviewer.model.label import Verdict
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 CLOCK = "2026-11-29T12:00:00Z"
 

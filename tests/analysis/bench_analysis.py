@@ -22,7 +22,7 @@ from reviewer.analysis.stats.facts import collect  # noqa: E402
 from reviewer.analysis.stats.summary import compute_stats, render_stats  # noqa: E402
 from reviewer.model.label import Verdict  # noqa: E402
 from reviewer.store.labels import Labeller, LabelStore  # noqa: E402
-from reviewer.store.sessions import SessionStore  # noqa: E402
+from reviewer.store.sessions.store import SessionStore  # noqa: E402
 
 MESSAGES = [
     "E       AssertionError: assert 'true' == 'yes'\nE         - yes\nE         + true",

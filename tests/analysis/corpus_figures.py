@@ -74,7 +74,7 @@ def show_json(root: Path, expected: Path = EXPECTED) -> dict[str, dict[str, Any]
     """``reviewer show --json`` for every planted failure (through the command's own function)."""
     from reviewer.commands.show import show_json as show
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(root, use_index=False)
     store.scan()

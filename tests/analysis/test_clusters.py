@@ -17,7 +17,7 @@ from reviewer.analysis.clusters import (
 )
 from reviewer.analysis.stats.facts import collect
 from reviewer.model.label import Verdict
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 WALK = "E       AssertionError: no walk read from path=: {}"
 

@@ -11,7 +11,7 @@ import pytest
 
 from reviewer.analysis.evidence.engine import evidence_for
 from reviewer.model.label import Verdict
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 REPO = Path(__file__).resolve().parents[2]
 SESSIONS = REPO / "sessions"

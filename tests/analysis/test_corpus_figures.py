@@ -14,7 +14,7 @@ from reviewer.analysis.evidence import Evidence, evidence_for, with_across
 from reviewer.analysis.evidence.proposals import judged, propose
 from reviewer.model import Failure, Run
 from reviewer.model.repair import RepairKind
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -14,7 +14,7 @@ from reviewer.analysis.evidence.engine import Source, analyse, evidence_for
 from reviewer.analysis.evidence.strip import render_evidence
 from reviewer.analysis.reading.brief import Stated
 from reviewer.analysis.reading.demands import Context, DemandKind
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 BRIEF = """# connected
 

@@ -16,7 +16,7 @@ from reviewer.analysis.reading.code import CodeFile, defines, prints_key, writes
 from reviewer.analysis.reading.output import find_crash, program_output
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 REPO = Path(__file__).resolve().parents[2]
 CONNECTED = "oracle-2026-10/connected--atlas-7b#oracle:oracle_connected.py::test_triangle_is_connected"

@@ -15,7 +15,7 @@ from reviewer.analysis.stats.passrates import pass_rates, percent1
 from reviewer.analysis.stats.summary import compute_stats
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 S, C = Verdict.SPECIFICATION, Verdict.CAPABILITY
 

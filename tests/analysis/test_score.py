@@ -12,7 +12,7 @@ from reviewer.analysis.stats.facts import collect
 from reviewer.analysis.stats.score import BadPredictions, parse_predictions, render_score, score_predictions
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 SPEC = "s2/r3#heldout:test_connected"  # the folder fixture's connected=yes failure
 CAP = "s2/r3#heldout:test_trail"

@@ -14,7 +14,7 @@ from reviewer.analysis.stats.intervals import Z95, wilson
 from reviewer.analysis.stats.summary import compute_stats, render_stats
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 S, C = Verdict.SPECIFICATION, Verdict.CAPABILITY
 

@@ -147,7 +147,7 @@ def make_app(root: Path) -> Any:
     thread beside the app, without the launcher's second process), reviewer "bench", with the
     collector tuned as ``reviewer PATH`` tunes it before the app runs (code from before the review
     session did that in the app's constructor)."""
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
     from reviewer.ui import launch
 
     early_scan = getattr(launch, "EarlyScan", None)

@@ -99,7 +99,7 @@ def store_decisions(root: Path, count: int) -> tuple[list[float], float, list[st
     decision when it moved a format-1 file) through the store."""
     from reviewer.model.label import Verdict
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(root, use_index=False)
     store.scan()
@@ -157,7 +157,7 @@ whatever the app's event loop is busy with meanwhile (repainting the next failur
 async def app_decisions(root: Path, count: int) -> tuple[list[float], list[float]]:
     """Seconds from ``s`` to the decision on disk, and to the app idle again (screen repainted, the
     next failure shown), ``count`` times (after one uncounted press)."""
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
     from reviewer.ui.launch import build_app
 
     app = build_app(SessionStore(root), reviewer="alice")
@@ -196,7 +196,7 @@ def warm_load(root: Path) -> float:
     """Seconds to read alice's files through the folder's index cache, as the app's next opening does
     (one opening first fills the cache; files written in the last two seconds are never cached)."""
     from reviewer.store.labels import LabelStore, clear_cache
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     time.sleep(2.5)
     first = SessionStore(root)

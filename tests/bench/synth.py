@@ -218,7 +218,7 @@ def add_big_runs(root: Path) -> dict[str, str]:
 def label_file(session: str, reviewer: str, rows: list[tuple[str, str, str, str]]) -> bytes:
     """A format-1 labels file (``<session>/labels/<reviewer>.toml``, every run in one file) exactly as
     earlier versions wrote it, for (run, check, verdict, evidence) rows."""
-    from reviewer.store.tomlfile import string as toml_string
+    from reviewer.store.fs.tomlfile import string as toml_string
 
     out = [f"format = 1\nreviewer = {toml_string(reviewer)}\nsession = {toml_string(session)}\n"]
     for run_id, check, verdict, evidence in sorted(rows):
@@ -250,8 +250,8 @@ def generate_export(root: Path, labels: int = 100_000, reviewers: int = 5, seed:
     Each reviewer labels the same failures, with the evidence fingerprint the app would have
     written (one in twenty is stale); files are written exactly as the app writes them.
     """
-    from reviewer.store.evidence import evidence_hash
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.fingerprint import evidence_hash
+    from reviewer.store.sessions.store import SessionStore
 
     per_reviewer = labels // reviewers
     runs = per_reviewer // 20 + per_reviewer // 100 + 1

@@ -14,7 +14,7 @@ from browserkit import SCREEN_HOOK, local_url, screen_text, serving, wait_for_pa
 from reportkit import labelled_corpus
 
 from reviewer.cli import main
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 pytest.importorskip("textual_serve", reason="reviewer serve needs textual-serve (pip install '.[test]')")
 

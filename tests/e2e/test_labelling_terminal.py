@@ -13,7 +13,7 @@ import pytest
 from test_terminal import reviewer_command
 from tmux_driver import Tmux, tmux_available
 
-from reviewer.store.paths import bundled_sessions
+from reviewer.store.fs.paths import bundled_sessions
 
 pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
 ENV = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "TEXTUAL_ANIMATIONS": "none"}

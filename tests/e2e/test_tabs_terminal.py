@@ -16,7 +16,7 @@ from test_screen_sizes import env
 from test_terminal import reviewer_command
 from tmux_driver import Tmux, tmux_available
 
-from reviewer.store.paths import bundled_sessions
+from reviewer.store.fs.paths import bundled_sessions
 
 pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
 FAILURE = "pounce-2026-11/roman-go--gale-13b#heldout:TestHeldOutZero"

@@ -17,7 +17,7 @@ from reviewer.model.label import Verdict
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.labels.adjudication import Unanimous, adjudicate_failure, adjudications, consensus
 from reviewer.store.labels.final import read_adjudications
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 S, C = "specification", "capability"
 

@@ -10,7 +10,7 @@ from gitkit import many_failures
 
 from reviewer.cli import main
 from reviewer.model.label import Label, Verdict
-from reviewer.store.agreement import agreement, disagreements, pairwise, read_label_set, visible_others
+from reviewer.store.labels.agreement import agreement, disagreements, pairwise, read_label_set, visible_others
 
 S, C, D = "specification", "capability", "deferred"
 # failure:  T00 T01 T02 T03 T04 T05 T06 T07 T08 T09 T10 T11

@@ -10,11 +10,11 @@ from labelkit import table, verdicts, write_old_file
 from sessionkit import small_folder
 
 from reviewer.model.label import Verdict
+from reviewer.store.fs.paths import fallback_root
 from reviewer.store.git import GitError, commit_labels
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.labels.adjudication import adjudicate
-from reviewer.store.paths import fallback_root
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"

@@ -12,7 +12,7 @@ from reviewer.model.label import DEFAULT_TAGS, Verdict
 from reviewer.store.git import label_history, open_repo, provenance, repo_info
 from reviewer.store.git.history import Target, log_labels, parse_log
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 F3 = "s2/r3#heldout:test_trail"

@@ -20,7 +20,7 @@ from sessionkit import small_folder
 from reviewer.model.label import Verdict
 from reviewer.store.git import GitError, GitUnsafe, commit_labels, label_history, provenance, repo_info
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"

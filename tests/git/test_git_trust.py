@@ -12,7 +12,7 @@ from sessionkit import small_folder
 from reviewer.model.label import Verdict
 from reviewer.store.git import KEPT, GitReadOnly, commit_reviewer, open_repo, repo_info, safe_git_env
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 

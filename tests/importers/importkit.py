@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 SHARED_FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 OWN_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "importers"

@@ -22,7 +22,7 @@ from reviewer.importers.tomlsafe import (
     sort_tables,
     toml_value,
 )
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import importgen

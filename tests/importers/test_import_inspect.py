@@ -22,7 +22,7 @@ from inspectkit import (
 
 from reviewer.importers.evalzip import ArchiveTooLarge, EvalZip
 from reviewer.importers.spec import NotFormat
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 WRITERS = {"json": write_json_log, "zstd": write_zstd_eval, "deflate": write_deflate_eval}
 SUFFIX = {"json": ".json", "zstd": ".eval", "deflate": ".eval"}

@@ -10,7 +10,7 @@ import pytest
 from importkit import checked, failure_ids, listed, run_cli
 
 from reviewer.importers.swebench import report_checks
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 INSTANCE = "astropy__astropy-12907"
 ISSUE = "Modeling's `separability_matrix` does not compute separability correctly for nested CompoundModels"

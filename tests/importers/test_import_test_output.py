@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 from importkit import OWN_FIXTURES, checked, failure_ids, listed, run_cli
 
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 GO = OWN_FIXTURES / "go"
 EXIT = json.loads((GO / "out" / "exit_codes.json").read_text())

@@ -18,9 +18,9 @@ from inspectkit import header, sample
 from reviewer.importers.ids import UniqueIds, safe_id, safe_relpath
 from reviewer.importers.inspect_scores import value_status
 from reviewer.importers.tomlsafe import dumps, toml_value
-from reviewer.store.loader import ID_PATTERN
-from reviewer.store.safe_fs import MANIFEST_CAP
-from reviewer.store.sessions import SessionStore
+from reviewer.store.fs.untrusted import MANIFEST_CAP
+from reviewer.store.sessions.scan import ID_PATTERN
+from reviewer.store.sessions.store import SessionStore
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),

@@ -13,7 +13,7 @@ from inspectkit import header, sample, write_json_log, write_zstd_eval
 from reviewer.importers import treewrite, writer
 from reviewer.model.label import Verdict
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 FAILURE = "cg/add-epoch-2#verify:score"
 

@@ -65,7 +65,7 @@ def old_files(root: Path, reviewers: tuple[str, ...]) -> dict[tuple[str, str], s
 def child(root: Path, reviewer: str, part: int, seed: int) -> None:
     """Label every other failure twice over (verdicts flipped the second time), with pauses."""
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     rng = random.Random(seed)
     store = SessionStore(root)

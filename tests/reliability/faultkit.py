@@ -3,7 +3,7 @@
 Each fault is a context that can be switched off mid-test (``clear()``), the way a person frees
 disk space or remounts a disk. The tmpfs faults need root and a kernel that lets this process
 mount; :func:`mount_permitted` says whether it does. The patched faults replace ``os`` in
-``reviewer.store.atomic`` only (the module that writes label files), so nothing else is touched.
+``reviewer.store.fs.atomic`` only (the module that writes label files), so nothing else is touched.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-import reviewer.store.atomic as atomic
+import reviewer.store.fs.atomic as atomic
 
 WRITERS = (atomic,)
 """The modules that write labels files (the atomic writer: a run's file, and the files a format-1
@@ -72,7 +72,7 @@ class Fault:
 
 
 class OsProxy(ModuleType):
-    """``os`` as seen by reviewer.store.atomic, with some functions replaced."""
+    """``os`` as seen by reviewer.store.fs.atomic, with some functions replaced."""
 
     def __init__(self, **replaced: Callable[..., Any]) -> None:
         super().__init__("os")

@@ -153,9 +153,9 @@ def exercise(root: Path) -> tuple[list[str], int]:
         provenance,
         repo_info,
     )
-    from reviewer.store.identity import resolve_reviewer
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
+    from reviewer.store.settings.identity import resolve_reviewer
 
     repo = root.parent
     before = int(git(repo, "rev-list", "--count", "HEAD").strip())

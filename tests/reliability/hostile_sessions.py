@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Callable
 
 from reviewer.commands.listing import check_folder
-from reviewer.store.paths import bundled_sessions
-from reviewer.store.sessions import SessionStore
+from reviewer.store.fs.paths import bundled_sessions
+from reviewer.store.sessions.store import SessionStore
 
 HANG_SECONDS = 5
 

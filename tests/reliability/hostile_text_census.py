@@ -195,7 +195,7 @@ async def cell_pass(root: Path, start: str, keys: list[str], figures: Figures, c
     sys.path.insert(0, str(HERE.parent / "ui"))
     from uihelp import settle
 
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
     from reviewer.ui.launch import build_app
 
     census = CellCensus()

@@ -35,7 +35,7 @@ sys.path.insert(0, str(TESTS))
 from sessionkit import RunSpec, write_session  # noqa: E402
 
 from reviewer.model.label import Verdict  # noqa: E402
-from reviewer.store.atomic import TEMP_MARK  # noqa: E402
+from reviewer.store.fs.atomic import TEMP_MARK  # noqa: E402
 from reviewer.store.labels import LabelStore, clear_cache  # noqa: E402
 
 REVIEWER = "kill-test"
@@ -59,7 +59,7 @@ NOTE_CHECK = "TestB"
 def child(root: Path, trial: int) -> None:
     """Label failures and write or remove note entries in a loop, reporting begin/ack lines; runs until killed."""
     from reviewer.store.labels import Labeller
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(root)
     store.scan()

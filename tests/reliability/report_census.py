@@ -132,7 +132,7 @@ def specification_labels(root: Path) -> None:
     (current evidence, so they count), each with every payload in its note and a hostile tag."""
     from reviewer.model.label import Verdict
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     path = root / SESSION / "labels" / f"{REVIEWER}.toml"
     old = tomllib.loads(path.read_text(encoding="utf-8"))["label"]

@@ -20,7 +20,7 @@ from scriptload import load_script
 
 from reviewer.model.label import Verdict
 from reviewer.store.labels import Labeller, LabelStore, clear_cache, utc_now
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS / "ui"), str(TESTS / "git")]

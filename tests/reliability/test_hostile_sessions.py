@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scriptload import load_script
 
-from reviewer.store.paths import bundled_sessions
+from reviewer.store.fs.paths import bundled_sessions
 
 
 def test_damaged_corpus_copies_are_always_reported() -> None:

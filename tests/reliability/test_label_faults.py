@@ -21,9 +21,9 @@ from labelkit import table, verdicts, write_old_file
 from sessionkit import RunSpec, write_session
 
 from reviewer.model.label import Verdict
-from reviewer.store.atomic import TEMP_MARK
+from reviewer.store.fs.atomic import TEMP_MARK
 from reviewer.store.labels import Labeller, LabelStore, SaveFailed, clear_cache
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 from uihelp import make_app, press, settle, sync  # noqa: E402

@@ -15,7 +15,7 @@ from rescorekit import corpus_copy, sandbox_tool
 
 from reviewer.model.repair import parse_repair
 from reviewer.rescore.engine import compare_grader
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 NOTATION = {
     "oracle-2026-10/connected--atlas-7b#oracle": (

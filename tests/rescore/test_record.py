@@ -20,8 +20,8 @@ from reviewer.rescore.record import (
     record_path,
     save,
 )
-from reviewer.store.nofollow import LinkOnPath
-from reviewer.store.sessions import SessionStore
+from reviewer.store.fs.nofollow import LinkOnPath
+from reviewer.store.sessions.store import SessionStore
 
 CHECKER = "import subprocess, sys\nout = subprocess.run([sys.executable, 'prog.py'], check=False, capture_output=True, text=True).stdout\nsys.exit(0 if out == 'ok=yes\\n' else 1)\n"
 

@@ -15,8 +15,8 @@ from rescorekit import SESSIONS, sandbox_tool, synthetic
 from reviewer.cli import main
 from reviewer.model.repair import parse_repair
 from reviewer.rescore.engine import compare_grader
-from reviewer.store.index_codec import decode_body, encode_body
-from reviewer.store.sessions import SessionStore
+from reviewer.store.index.codec import decode_body, encode_body
+from reviewer.store.sessions.store import SessionStore
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "importers" / "go"
 

@@ -10,7 +10,7 @@ from rescorekit import sandbox_tool, synthetic
 
 from reviewer.model.repair import parse_repair
 from reviewer.rescore.engine import compare_grader
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 RUNNER = '''import subprocess, sys
 proc = subprocess.run([sys.executable, "prog.py"], check=False, input="abc\\n", capture_output=True, text=True)

@@ -21,9 +21,9 @@ from reviewer.model import (
     Turn,
     check_id,
 )
-from reviewer.store.loader import Corpus
-from reviewer.store.safe_fs import TextBlob
-from reviewer.store.sessions import LRU, Changes, GraderChecks, Transcript
+from reviewer.store.fs.untrusted import TextBlob
+from reviewer.store.sessions.scan import Corpus
+from reviewer.store.sessions.store import LRU, Changes, GraderChecks, Transcript
 
 
 @dataclass

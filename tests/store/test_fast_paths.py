@@ -7,8 +7,15 @@ import posixpath
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewer.store.manifest import file_in_expected
-from reviewer.store.safe_fs import _SIMPLE_SEEN, SIMPLE_REF, SIMPLE_SEEN_MAX, Unreadable, lexically_inside, simple_ref
+from reviewer.store.fs.untrusted import (
+    _SIMPLE_SEEN,
+    SIMPLE_REF,
+    SIMPLE_SEEN_MAX,
+    Unreadable,
+    lexically_inside,
+    simple_ref,
+)
+from reviewer.store.sessions.manifest import file_in_expected
 
 PATHS = st.text(alphabet="ab./\\-_:\x00 \u00e9\n", max_size=14)
 BASES = st.sampled_from(["", "s1/runs/r1", "s1/runs/r1/attempts/2", "a"])

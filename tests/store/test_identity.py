@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
-from reviewer.store.config import config_path, load_settings
-from reviewer.store.identity import (
+from reviewer.store.settings.config import config_path, load_settings
+from reviewer.store.settings.identity import (
     Source,
     current_identity,
     name_question,

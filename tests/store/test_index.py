@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from reviewer.commands.export import FIELDS, collect, render, render_toml
 from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT
-from reviewer.store import index_files
-from reviewer.store.evidence import evidence_hash
-from reviewer.store.index import RunIndex
-from reviewer.store.index_files import file_key, index_path
+from reviewer.store.index import files as index_files
+from reviewer.store.index.cache import RunIndex
+from reviewer.store.index.files import file_key, index_path
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.fingerprint import evidence_hash
+from reviewer.store.sessions.store import SessionStore
 
 REPO = Path(__file__).resolve().parents[2]
 GO_OUTPUT = "=== RUN   TestA\n--- FAIL: TestA (0.00s)\n    a_test.go:3: want 1\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nFAIL\n"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from reviewer.model.label import Verdict
+from reviewer.store.fs.nofollow import LinkOnPath
 from reviewer.store.labels import Labeller, LabelStore, SaveFailed, read_all_labels
 from reviewer.store.labels.adjudication import adjudicate
-from reviewer.store.nofollow import LinkOnPath
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 

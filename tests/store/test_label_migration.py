@@ -15,7 +15,7 @@ from reviewer.model.label import Label, Verdict
 from reviewer.store.labels import Labeller, LabelStore, SaveFailed, clear_cache, parse_labels, read_all_labels
 from reviewer.store.labels.adjudication import adjudicate
 from reviewer.store.labels.final import read_adjudications
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"
@@ -140,7 +140,7 @@ def test_two_files_of_one_reviewer_in_both_layouts_are_merged_by_readers(folder:
 def test_labels_are_never_lost_when_moving_is_cut_short(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A crash after some run files are written and before the old file is removed: readers see
     every label once; the next decision finishes the move."""
-    import reviewer.store.atomic as atomic
+    import reviewer.store.fs.atomic as atomic
 
     rows = [table(f"run{n}", "heldout:T", "capability", f"2026-01-01T00:00:{n:02d}Z") for n in range(30)]
     old = write_old_file(folder, "s2", "alice", rows + [table("r3", "heldout:test_trail")])
@@ -198,8 +198,8 @@ def test_format_1_adjudications_read_and_moved_at_the_next_adjudication(folder: 
 
 def test_the_label_set_read_again_after_decisions_equals_one_built_from_scratch(
         folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reviewer.store import agreement
-    from reviewer.store.agreement import read_label_set
+    from reviewer.store.labels import agreement
+    from reviewer.store.labels.agreement import read_label_set
 
     builds = []
     real = agreement.build
@@ -256,9 +256,9 @@ def test_a_hashed_name_and_the_per_user_folder_keep_working(folder: Path, monkey
     folder of a read-only sessions folder: format-1 files there are read, then moved there."""
     import os
 
-    import reviewer.store.paths as paths_mod
+    import reviewer.store.fs.paths as paths_mod
     from reviewer.model.label import reviewer_file_stem
-    from reviewer.store.paths import fallback_root
+    from reviewer.store.fs.paths import fallback_root
 
     old = write_old_file(folder, "s2", "Zoë Ng", [table("r3", "heldout:test_connected", "specification")])
     assert old.name == reviewer_file_stem("Zoë Ng") + ".toml" and "+" in old.name

@@ -13,7 +13,7 @@ from reviewer.cli import main
 from reviewer.model.label import Verdict
 from reviewer.review.decisions import Decisions
 from reviewer.store.labels import Labeller, LabelStore, SaveFailed, clear_cache
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F2 = "s2/r3#heldout:test_connected"
 F3 = "s2/r3#heldout:test_trail"

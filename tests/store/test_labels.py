@@ -12,7 +12,7 @@ from labelkit import on_disk, reviewer_files, run_file, verdicts
 
 from reviewer.model.label import Verdict, reviewer_file_stem
 from reviewer.store.labels import Labeller, LabelStore, SaveFailed, parse_labels, read_all_labels
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"
@@ -162,7 +162,7 @@ def test_stale_temp_files_are_cleaned_and_permissions_kept(folder: Path) -> None
 
 def test_read_only_folder_redirects_to_user_data(folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if os.geteuid() == 0:  # root may write anywhere: make the permission check see what a user sees
-        import reviewer.store.paths as paths_mod
+        import reviewer.store.fs.paths as paths_mod
 
         real = paths_mod.writable
         monkeypatch.setattr(paths_mod, "writable", lambda p: real(p) and not p.is_relative_to(folder))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sessionkit import RunSpec, write_session
 
-from reviewer.store.loader import head, scan
-from reviewer.store.sessions import SessionStore
-from reviewer.store.validate import validate
+from reviewer.store.sessions.check import validate
+from reviewer.store.sessions.scan import head, scan
+from reviewer.store.sessions.store import SessionStore
 
 
 def test_scan_reads_sessions_runs_and_recorded_checks(folder: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.store.nofollow import LinkOnPath, check_dir, ensure_dir
+from reviewer.store.fs.nofollow import LinkOnPath, check_dir, ensure_dir
 
 
 def test_creates_missing_folders(tmp_path: Path) -> None:

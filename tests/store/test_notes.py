@@ -12,9 +12,9 @@ from labelkit import run_file
 from reviewer.cli import main
 from reviewer.model.label import Label, Note, Verdict
 from reviewer.review.decisions import Decisions
-from reviewer.store.agreement import read_label_set
 from reviewer.store.labels import Labeller, LabelStore, parse_labels
-from reviewer.store.sessions import SessionStore
+from reviewer.store.labels.agreement import read_label_set
+from reviewer.store.sessions.store import SessionStore
 
 F2 = "s2/r3#heldout:test_connected"
 F3 = "s2/r3#heldout:test_trail"

@@ -17,14 +17,16 @@ from pathlib import Path
 import pytest
 from sessionkit import small_folder
 
-from reviewer.store.prescan import run_folders
+from reviewer.store.index.prescan import run_folders
 
 PROBE = r"""
 import json, os, sys, time
 from pathlib import Path
-from reviewer.store import index_files, loader, prescan
-from reviewer.store.index_files import index_path
-from reviewer.store.sessions import SessionStore
+from reviewer.store.index import files as index_files
+from reviewer.store.index import prescan
+from reviewer.store.sessions import scan as loader
+from reviewer.store.index.files import index_path
+from reviewer.store.sessions.store import SessionStore
 
 index_files.RACY_NS = 0  # the test's files are seconds old
 prescan.CHILD_FROM = int(os.environ.get("CHILD_FROM", "1"))  # the test folders are small

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewer.model.label import Label, Note, Verdict
+from reviewer.store.fs.tomlfile import dumps
 from reviewer.store.labels import run_file_bytes
 from reviewer.store.labels.format import label_table, note_table, parse
-from reviewer.store.tomlfile import dumps
 
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30) | st.sampled_from(
     ["a\nb", "x\r\ny", '"""', 'q"\n', "\x7f\n\x00", "é\n\\", "tab\there", "", "[[label]]", "k = 1", "#"])

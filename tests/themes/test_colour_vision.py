@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from colourvision import KINDS, contrast, delta_e, lab, linear, seen
 
-from reviewer.store.themes import load_themes
+from reviewer.store.settings.themes import load_themes
 
 MIN_DELTA_E = 20.0
 """CIE76 distance that reads as clearly different colours (2.3 is just noticeable)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from reviewer.store.config import load_settings
+from reviewer.store.settings.config import load_settings
 
 
 class Recorder(App[None]):

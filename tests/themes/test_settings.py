@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 import tomli
 
-from reviewer.store.config import Settings, config_path, keymap_clashes, load_settings, parse_keys, save_theme_choice
+from reviewer.store.settings.config import (
+    Settings,
+    config_path,
+    keymap_clashes,
+    load_settings,
+    parse_keys,
+    save_theme_choice,
+)
 
 IDS = ["label-specification", "label-capability", "next-failure", "help", "quit"]
 DEFAULTS = {"label-specification": "s", "label-capability": "c", "next-failure": "j", "help": "question_mark", "quit": "q,ctrl+q"}

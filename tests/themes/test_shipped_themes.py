@@ -12,7 +12,7 @@ from textual.app import App, ComposeResult
 from textual.theme import Theme
 from textual.widgets import Static
 
-from reviewer.store.themes import COLOR_KEYS, DEFAULT_THEME, load_themes, shipped_themes_dir
+from reviewer.store.settings.themes import COLOR_KEYS, DEFAULT_THEME, load_themes, shipped_themes_dir
 from reviewer.ui.theming import (
     code_background,
     highlight_styles,

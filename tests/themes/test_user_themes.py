@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.store.themes import THEME_CAP, ThemeProblem, choose_theme, load_themes, user_themes_dir
+from reviewer.store.settings.themes import THEME_CAP, ThemeProblem, choose_theme, load_themes, user_themes_dir
 from reviewer.ui.theming import to_textual_kwargs
 
 GOOD = """format = 1

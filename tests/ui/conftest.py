@@ -49,6 +49,6 @@ def big(tmp_path: Path) -> Path:
 @pytest.fixture
 def bundled(tmp_path: Path) -> Path:
     """A private copy of the bundled example corpus (never the checkout's own ``sessions/``)."""
-    from reviewer.store.paths import bundled_sessions
+    from reviewer.store.fs.paths import bundled_sessions
 
     return Path(shutil.copytree(bundled_sessions(), tmp_path / "bundled"))

@@ -11,10 +11,10 @@ from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE_SHOWN
 
 from reviewer.model.label import Verdict
-from reviewer.store.config import Settings
+from reviewer.store.fs.paths import bundled_sessions
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.paths import bundled_sessions
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
+from reviewer.store.settings.config import Settings
 from reviewer.ui.screens.across import AcrossScreen
 from reviewer.ui.screens.matrix import MatrixScreen
 from reviewer.ui.widgets.evidence import EvidencePanel

@@ -40,9 +40,9 @@ from uikit import basic_folder
 
 import reviewer.ui
 from reviewer.model.label import Verdict
-from reviewer.store.config import Settings
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
+from reviewer.store.settings.config import Settings
 
 F1 = "s1/roman-go--model-a#heldout:TestToRoman"
 MINE = "s2/connected--model-c#oracle:connected"

@@ -14,10 +14,10 @@ from uikit import HOSTILE, HOSTILE_SHOWN, Spec, write_session
 
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.config import Settings
+from reviewer.store.fs.paths import bundled_sessions
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.paths import bundled_sessions
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
+from reviewer.store.settings.config import Settings
 from reviewer.ui.screens.clusters import ClustersScreen
 from reviewer.ui.screens.confirm import ConfirmScreen
 from reviewer.ui.screens.stats import StatsScreen

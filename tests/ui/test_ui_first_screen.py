@@ -20,8 +20,8 @@ from uikit import Spec, write_session
 
 import reviewer.ui.first_screen as first_screen
 import reviewer.ui.launch as launch
-from reviewer.store.paths import bundled_sessions
-from reviewer.store.sessions import SessionStore
+from reviewer.store.fs.paths import bundled_sessions
+from reviewer.store.sessions.store import SessionStore
 from reviewer.ui.launch import EarlyScan, app_for, build_session
 from reviewer.ui.widgets.chrome import Legend
 
@@ -94,7 +94,7 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     # so it is read at once; a folder without the cache is read in a thread (or by the child)
     import threading
 
-    from reviewer.store import index_files
+    from reviewer.store.index import files as index_files
 
     monkeypatch.setattr(index_files, "RACY_NS", 0)  # the folder was written just now
 
@@ -130,7 +130,7 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
 FIRST_DRAW_PROBE = """
 import asyncio, sys
 from pathlib import Path
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 from reviewer.ui.launch import EarlyScan, app_for, build_session
 
 session, _ = build_session(SessionStore(Path(sys.argv[1])))
@@ -376,7 +376,7 @@ async def test_the_first_frame_is_laid_out_for_the_terminals_width(basic: Path, 
 async def test_a_big_index_cache_is_read_after_the_first_runs_are_painted(
         basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 10,000 runs with a warm cache: 0.48 s to the first screen, more than the first use's head
-    from reviewer.store import index_files
+    from reviewer.store.index import files as index_files
 
     monkeypatch.setattr(index_files, "RACY_NS", 0)  # the folder was written just now
     cold = SessionStore(basic)

@@ -20,10 +20,10 @@ from uihelp import make_app, press, settle, sync, until
 from uikit import basic_folder
 
 from reviewer.model.label import Verdict
-from reviewer.store.agreement import disagreements
-from reviewer.store.config import Settings
 from reviewer.store.labels import Labeller, LabelStore, parse_labels
-from reviewer.store.sessions import SessionStore
+from reviewer.store.labels.agreement import disagreements
+from reviewer.store.sessions.store import SessionStore
+from reviewer.store.settings.config import Settings
 from reviewer.ui.screens.adjudicate import AdjudicateScreen
 from reviewer.ui.screens.history import HistoryScreen
 from reviewer.ui.widgets.text_view import TextView

@@ -8,9 +8,9 @@ from textual.widgets import Input, Static
 from uihelp import make_app, press, settle, sync
 
 from reviewer.model.label import Verdict
-from reviewer.store.config import config_path, load_settings
 from reviewer.store.labels import Labeller, LabelStore
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
+from reviewer.store.settings.config import config_path, load_settings
 from reviewer.ui.screens.name import NameScreen
 
 

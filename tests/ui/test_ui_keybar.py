@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.binding import Binding
 from uihelp import make_app, press, settle, sync, warning_bar
 
-from reviewer.store.config import load_settings
+from reviewer.store.settings.config import load_settings
 from reviewer.ui.bindings import DEFAULT_KEYS, TABLE
 from reviewer.ui.widgets.keybar import KeyBar, lay_out
 

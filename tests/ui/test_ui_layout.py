@@ -145,7 +145,7 @@ def label_run(folder: Path, run_key: str, reviewer: str, verdict: str) -> None:
     """Label every failure of a run through the app's own label path."""
     from reviewer.model.label import Verdict
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(folder)
     store.scan()

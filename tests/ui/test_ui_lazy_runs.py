@@ -32,7 +32,7 @@ def folder(root: Path, runs: int) -> Path:
 
 @sync
 async def test_a_warm_open_and_its_count_leave_unseen_runs_unread(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from reviewer.store import index_files
+    from reviewer.store.index import files as index_files
 
     monkeypatch.setattr(index_files, "RACY_NS", 0)  # files written by the test are seconds old
     root = folder(tmp_path / "sessions", 40)

@@ -11,8 +11,8 @@ from uihelp import recording, settle, sync, until
 
 import reviewer.ui.app as app_module
 from reviewer.model.run import Run
-from reviewer.store.safe_fs import TextBlob
-from reviewer.store.sessions import SessionStore
+from reviewer.store.fs.untrusted import TextBlob
+from reviewer.store.sessions.store import SessionStore
 from reviewer.ui.launch import build_app
 
 

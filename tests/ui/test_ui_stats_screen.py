@@ -20,7 +20,7 @@ async def test_the_stats_screen_shows_the_rescored_pass_rate_reviewer_stats_prin
     from reportkit import labelled_corpus
 
     from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
-    from reviewer.store.config import Settings
+    from reviewer.store.settings.config import Settings
     from reviewer.ui.screens.stats import StatsScreen
     from reviewer.ui.widgets.text_view import TextView
 

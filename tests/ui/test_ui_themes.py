@@ -15,7 +15,7 @@ from textual.color import Color
 from textual.widgets import Input
 from uihelp import make_app, palette_offers, press, settle, sync, until, warning_bar
 
-from reviewer.store.config import load_settings
+from reviewer.store.settings.config import load_settings
 from reviewer.ui.app import ReviewApp
 from reviewer.ui.bindings import DEFAULT_KEYS
 from reviewer.ui.theming import code_background, highlight_styles

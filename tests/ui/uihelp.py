@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable
 from textual.pilot import Pilot
 from textual.worker import WorkerState
 
-from reviewer.store.sessions import SessionStore
+from reviewer.store.sessions.store import SessionStore
 from reviewer.ui.app import ReviewApp
 from reviewer.ui.launch import build_app
 from reviewer.ui.widgets.warning_bar import WarningBar

@@ -166,8 +166,8 @@ class MemoryStore:
 
     def __init__(self, count: int) -> None:
         from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run
-        from reviewer.store.loader import Corpus
-        from reviewer.store.sessions import LRU
+        from reviewer.store.sessions.scan import Corpus
+        from reviewer.store.sessions.store import LRU
 
         self.root = Path("/nonexistent")
         self.index = None
@@ -205,7 +205,7 @@ class MemoryStore:
 
     def refresh(self):  # type: ignore[no-untyped-def]
         """Nothing changes."""
-        from reviewer.store.sessions import Changes
+        from reviewer.store.sessions.store import Changes
 
         return Changes([], [], [])
 
@@ -215,7 +215,7 @@ class MemoryStore:
 
     def grader_checks(self, run):  # type: ignore[no-untyped-def]
         """Recorded checks."""
-        from reviewer.store.sessions import GraderChecks
+        from reviewer.store.sessions.store import GraderChecks
 
         return tuple(GraderChecks(g.name, g.checks or ()) for g in run.graders)
 
@@ -228,13 +228,13 @@ class MemoryStore:
 
     def transcript(self, run):  # type: ignore[no-untyped-def]
         """No transcript."""
-        from reviewer.store.sessions import Transcript
+        from reviewer.store.sessions.store import Transcript
 
         return Transcript()
 
     def text(self, ref):  # type: ignore[no-untyped-def]
         """Every file is one line."""
-        from reviewer.store.safe_fs import TextBlob
+        from reviewer.store.fs.untrusted import TextBlob
 
         return TextBlob("x = 1\n", 6)
 

@@ -23,7 +23,7 @@ from reviewer.model import Failure, Run
 from reviewer.model.check import Check, check_id
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 MAX_ROWS = 500
 SHOWN = 80

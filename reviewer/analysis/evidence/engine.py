@@ -53,7 +53,7 @@ from reviewer.model.records import record
 from reviewer.model.repair import Repair, RepairKind
 from reviewer.model.rerun import Rerun
 from reviewer.rescore.record import latest_observation
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 CANDIDATE_WRONG = re.compile(r"^test (?P<i>\d+): wrong answer (?P<v>.+)$")
 CANDIDATE_ERROR = re.compile(r"^test (?P<i>\d+): ")

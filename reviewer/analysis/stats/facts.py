@@ -6,7 +6,7 @@ failure whose reviewers disagree without adjudication is *disputed* (no verdict)
 whose evidence fingerprint no longer matches the failure (brief, check, code or output changed
 since it was given) is *stale* and counts as unlabelled.
 
-Staleness costs one :func:`~reviewer.store.evidence.evidence_hash` per labelled failure (it reads
+Staleness costs one :func:`~reviewer.store.sessions.fingerprint.evidence_hash` per labelled failure (it reads
 the brief, the graded attempt's files and the grader output, through the store's cache): on the
 example corpus this is milliseconds, and it grows with the number of *labelled* failures only,
 so statistics and scores always check it (``check_stale=False`` skips it for a quick look).
@@ -26,10 +26,10 @@ from reviewer.model import Failure, Run
 from reviewer.model.check import CheckStatus
 from reviewer.model.label import Label, Verdict, reviewer_file_stem
 from reviewer.model.records import record
-from reviewer.store.evidence import evidence_hash
 from reviewer.store.labels import read_all_labels
 from reviewer.store.labels.final import final_verdicts
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.fingerprint import evidence_hash
+from reviewer.store.sessions.protocol import Store
 
 FailureKey = tuple[str, str, str]
 

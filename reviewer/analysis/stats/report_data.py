@@ -27,14 +27,14 @@ from reviewer.analysis.stats.score import Prediction, Score, score_predictions
 from reviewer.analysis.stats.summary import Scope, Stats, compute_stats
 from reviewer.model.label import Verdict
 from reviewer.model.records import record
-from reviewer.store.agreement import (
+from reviewer.store.labels.agreement import (
     Disagreement,
     PairAgreement,
     disagreements,
     pairwise,
     read_label_set,
 )
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 MAX_DEMANDS = 4
 UNTAGGED = "(no tag)"

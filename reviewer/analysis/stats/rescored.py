@@ -22,7 +22,7 @@ from reviewer.model.check import split_failure_id
 from reviewer.model.records import record
 from reviewer.rescore.record import FAILING, Entry, read_entries
 from reviewer.rescore.tally import Tally, tally
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 if TYPE_CHECKING:
     from reviewer.analysis.stats.summary import Scope, Stats

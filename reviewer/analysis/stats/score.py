@@ -23,7 +23,7 @@ from reviewer.model.label import Verdict
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import plural
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
 
 MAX_PREDICTIONS_FILE = 64 << 20
 

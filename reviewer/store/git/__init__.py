@@ -22,8 +22,9 @@ loads with the first repository opened.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from reviewer.store.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from reviewer.store.git.commit import CommitResult as CommitResult
@@ -61,13 +62,4 @@ PUBLIC = {
 """Each public name and the module that defines it."""
 
 __all__ = sorted(PUBLIC)
-
-
-def __getattr__(name: str) -> Any:
-    """Load a public name's module on first use."""
-    module = PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, PUBLIC)

@@ -29,11 +29,11 @@ import tomli
 
 from reviewer.model.label import Label, Verdict
 from reviewer.model.records import record
+from reviewer.store.fs.tomlfile import dumps
 from reviewer.store.git.repository import GitSession, open_repo
 from reviewer.store.git.run import unquote_path
 from reviewer.store.labels import ADJUDICATED, ADJUDICATED_FILE, LABELS_DIR, label_from_table, parse_labels
 from reviewer.store.labels.format import Unreadable
-from reviewer.store.tomlfile import dumps
 
 if TYPE_CHECKING:
     from git import Repo

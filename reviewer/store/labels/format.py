@@ -18,7 +18,7 @@ or a note entry is reported (with its number and what is wrong) and left out, th
 read: a damaged entry never hides the rest of the file, and the file is never written over while
 it is damaged. Two tables for one failure are both kept (the newer by ``labelled_at`` is the one
 in force, see :mod:`reviewer.store.labels.reading`). Files are written by the project's one TOML
-writer (:func:`reviewer.store.tomlfile.dumps`): keys sorted, tables sorted by check, so the same
+writer (:func:`reviewer.store.fs.tomlfile.dumps`): keys sorted, tables sorted by check, so the same
 labels always give the same bytes.
 """
 
@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from reviewer.model.label import Label, Note, Verdict
 from reviewer.model.records import record
-from reviewer.store.tomlfile import BadToml, dumps, parse_toml_bytes
+from reviewer.store.fs.tomlfile import BadToml, dumps, parse_toml_bytes
 
 FORMAT = 2
 """The labels format this program writes (one file per run and reviewer)."""

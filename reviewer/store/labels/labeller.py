@@ -16,10 +16,10 @@ from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.label import Label, Note, Verdict
 from reviewer.model.records import record
-from reviewer.store.evidence import evidence_hash
 from reviewer.store.labels.format import Entry
 from reviewer.store.labels.store import LabelStore
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.fingerprint import evidence_hash
+from reviewer.store.sessions.protocol import Store
 
 
 def utc_now() -> str:

@@ -16,7 +16,7 @@ lower-case name as it is, any other a slug and a hash). ``<run>`` is the run id 
 letters, digits, ``.``, ``_``, ``-``); a label on a run id that is not one (a hand-edited file)
 goes to a file named like a reviewer's (a slug, ``+`` and a hash), which no run id can be. A
 sessions folder the program must not write into (read-only, or inside an installed package) has
-the same layout under a per-user folder (:func:`reviewer.store.paths.fallback_root`). A labels
+the same layout under a per-user folder (:func:`reviewer.store.fs.paths.fallback_root`). A labels
 folder reached through a link is refused: nothing is read or written through it.
 """
 
@@ -29,8 +29,8 @@ import stat
 from pathlib import Path
 
 from reviewer.model.label import reviewer_file_stem
-from reviewer.store.nofollow import LinkOnPath, check_dir
-from reviewer.store.paths import fallback_root
+from reviewer.store.fs.nofollow import LinkOnPath, check_dir
+from reviewer.store.fs.paths import fallback_root
 
 LABELS_DIR = "labels"
 SUFFIX = ".toml"

@@ -31,7 +31,7 @@ from reviewer.model import LoadError
 from reviewer.model.check import failure_id
 from reviewer.model.label import Label, Note
 from reviewer.model.records import record
-from reviewer.store.index_files import stat_key
+from reviewer.store.index.files import stat_key
 from reviewer.store.labels.format import Contents, Key, Unreadable, parse
 from reviewer.store.labels.layout import (
     ADJUDICATED,
@@ -45,7 +45,7 @@ from reviewer.store.labels.layout import (
 from reviewer.store.labels.legacy import journal_path, read_bytes, read_old_file
 
 if TYPE_CHECKING:
-    from reviewer.store.index import RunIndex
+    from reviewer.store.index.cache import RunIndex
 
 NEWER = "was written by a newer version of reviewer: read as far as this version can, never written over (upgrade reviewer)"
 FILE_CAP = 256 << 20

@@ -40,8 +40,10 @@ from reviewer.model.check import failure_id
 from reviewer.model.label import Label, Note
 from reviewer.model.records import record
 from reviewer.model.wording import count
-from reviewer.store.atomic import atomic_write, atomic_write_many, clean_stale_temps, folder_lock, remove_durably
-from reviewer.store.index_files import stat_key
+from reviewer.store.fs.atomic import atomic_write, atomic_write_many, clean_stale_temps, folder_lock, remove_durably
+from reviewer.store.fs.nofollow import LinkOnPath, check_dir, make_folder
+from reviewer.store.fs.paths import fallback_root, redirect_reason
+from reviewer.store.index.files import stat_key
 from reviewer.store.labels.format import Contents, Entry, Key, run_file_bytes
 from reviewer.store.labels.layout import (
     LABELS_DIR,
@@ -65,11 +67,9 @@ from reviewer.store.labels.reading import (
     read_file,
     remember,
 )
-from reviewer.store.nofollow import LinkOnPath, check_dir, make_folder
-from reviewer.store.paths import fallback_root, redirect_reason
 
 if TYPE_CHECKING:
-    from reviewer.store.index import RunIndex
+    from reviewer.store.index.cache import RunIndex
 
 Change = tuple[str, str, str, Entry]
 """(session, run, check, what the failure holds after it)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reviewer.model.wording import count
-from reviewer.store.safe_fs import TextBlob
+from reviewer.store.fs.untrusted import TextBlob
 from reviewer.ui.render.lines import Prepared
 
 HIDDEN_BANNER = "\u26a0 this file contains bidirectional or invisible characters, shown as \u27e8\u2026\u27e9"

@@ -20,7 +20,7 @@ from textual.content import Content
 from reviewer.model.records import record
 from reviewer.model.sanitize import clean, one_line
 from reviewer.review.view import CodeView, FailureView
-from reviewer.store.safe_fs import TextBlob
+from reviewer.store.fs.untrusted import TextBlob
 from reviewer.ui.render.banners import blob_notes, prepared_banner
 from reviewer.ui.render.brief import BriefText, DrawnBrief, draw_brief, plain_brief, prepare_brief
 from reviewer.ui.render.language import language_for

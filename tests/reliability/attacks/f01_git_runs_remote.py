@@ -41,7 +41,7 @@ def one_variant(work: Path, variant: str) -> tuple[bool, bool, str, int, int]:
     from reviewer.model.label import Verdict
     from reviewer.store.git import GitError, clear_history_cache, commit_reviewer, label_history, provenance, repo_info
     from reviewer.store.labels import Labeller, LabelStore
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     work.mkdir(parents=True)
     root = sessions_repo(work)

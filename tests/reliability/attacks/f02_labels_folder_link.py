@@ -30,7 +30,7 @@ def check(work: Path) -> Outcome:
 
     from reviewer.model.label import Verdict
     from reviewer.store.labels import Labeller, LabelStore, SaveFailed
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     root = small_folder(work / "sessions")
     elsewhere = work / "elsewhere"

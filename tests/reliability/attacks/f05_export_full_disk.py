@@ -116,7 +116,7 @@ def patched(root: Path, full: bytes) -> Outcome:
     """No mount allowed: the same cases with a write that fails with ENOSPC, through the real command."""
     import io
 
-    import reviewer.store.atomic as atomic
+    import reviewer.store.fs.atomic as atomic
     from reviewer import cli
 
     class FullStdout(io.RawIOBase):

@@ -34,7 +34,7 @@ DOCTYPE = '<!DOCTYPE testsuite [<!ENTITY x "x">]>\n'
 
 def outputs() -> dict[str, tuple[bytes, str]]:
     """The three grader outputs: (bytes, declared format)."""
-    from reviewer.store.safe_fs import TEXT_CAP
+    from reviewer.store.fs.untrusted import TEXT_CAP
 
     line = b"=== RUN   TestPass\n--- PASS: TestPass (0.00s)\n"
     passing = line * (TEXT_CAP // len(line) + 1)
@@ -48,7 +48,7 @@ def outputs() -> dict[str, tuple[bytes, str]]:
 def live(name: str, data: bytes) -> bool:
     """Without reviewer's fix the output holds a failure that its refusal hides."""
     from reviewer.parsers import junit, parse_output
-    from reviewer.store.safe_fs import TEXT_CAP
+    from reviewer.store.fs.untrusted import TEXT_CAP
 
     if name == "doctype":
         try:
@@ -67,7 +67,7 @@ def check(work: Path) -> Outcome:
     from gitkit import cli
     from sessionkit import RunSpec, write_session
 
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     root = work / "sessions"
     cases = outputs()

@@ -115,7 +115,7 @@ def evidence_figures(root: Path) -> dict[str, float]:
     """Seconds to compute the crafted failure's evidence, and how long a cancel takes to land."""
     from reviewer.analysis.evidence.engine import evidence_for
     from reviewer.analysis.reading.scan import Cancelled
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(root, use_index=False)
     store.scan()

@@ -39,9 +39,9 @@ def check(work: Path) -> Outcome:
     from synth import label_file
 
     from reviewer.model.label import Verdict
+    from reviewer.store.fs.tomlfile import parse_toml_bytes
     from reviewer.store.labels import READ_BUDGET, Labeller, LabelStore, clear_cache, read_all_labels
-    from reviewer.store.sessions import SessionStore
-    from reviewer.store.tomlfile import parse_toml_bytes
+    from reviewer.store.sessions.store import SessionStore
 
     root = small_folder(work / "sessions")
     folder = root / "s2" / "labels"

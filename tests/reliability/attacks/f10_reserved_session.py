@@ -40,7 +40,7 @@ def trajectory(folder: Path, stem: str) -> Path:
 
 def hidden_by_loader(work: Path, traj: Path) -> dict[str, int]:
     """Runs the loader shows of a session imported normally, then renamed to each reserved name."""
-    from reviewer.store.loader import scan
+    from reviewer.store.sessions.scan import scan
 
     shown = {}
     for name in RESERVED:

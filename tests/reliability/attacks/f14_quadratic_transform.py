@@ -135,7 +135,7 @@ def rescore_path(root: Path) -> dict[str, object]:
     from reviewer.model.repair import parse_repair
     from reviewer.rescore.engine import NotRerunnable, compare_grader
     from reviewer.rescore.sandbox import Cancelled
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(root, use_index=False)
     store.scan()

@@ -83,7 +83,7 @@ def old_stats_text(root: Path) -> str:
     from reviewer.analysis.stats.rescored import rescored
     from reviewer.analysis.stats.summary import Scope, compute_stats, render_stats
     from reviewer.rescore.tally import render_tally
-    from reviewer.store.sessions import SessionStore
+    from reviewer.store.sessions.store import SessionStore
 
     store = SessionStore(root, use_index=False)
     store.scan()

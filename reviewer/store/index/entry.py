@@ -1,4 +1,4 @@
-"""The entries of the index cache and the lines they are saved as (see :mod:`reviewer.store.index`).
+"""The entries of the index cache and the lines they are saved as (see :mod:`reviewer.store.index.cache`).
 
 An entry holds one run as parsed and two derived slots (failing checks, evidence fingerprints)
 as their stored JSON text, decoded on first use. A line is
@@ -15,8 +15,8 @@ from typing import Any, BinaryIO
 from reviewer.model import Check, Run
 from reviewer.model.records import record
 from reviewer.model.run import LAZY_FIELDS, LazyRun
-from reviewer.store.index_codec import BadEntry, dumps, encode_body, encode_head, encode_keyed
-from reviewer.store.index_files import Deps, StatKey
+from reviewer.store.index.codec import BadEntry, dumps, encode_body, encode_head, encode_keyed
+from reviewer.store.index.files import Deps, StatKey
 
 BAD = (BadEntry, ValueError, TypeError, RecursionError)
 """What decoding a forged or damaged slot can raise."""
@@ -129,10 +129,10 @@ def manifest_fields(root: Path, rel: str) -> tuple[object, ...]:
 
     A manifest that no longer parses gives a run without attempts or graders until the next look.
     """
-    from reviewer.store.loader import load_manifest  # here: the loader imports the index
-    from reviewer.store.manifest import BadManifest, run_from_doc
-    from reviewer.store.safe_fs import Unreadable
-    from reviewer.store.tomlfile import BadToml
+    from reviewer.store.fs.tomlfile import BadToml
+    from reviewer.store.fs.untrusted import Unreadable
+    from reviewer.store.sessions.manifest import BadManifest, run_from_doc
+    from reviewer.store.sessions.scan import load_manifest  # here: the loader imports the index
 
     session, _, rest = rel.partition("/runs/")
     run_id = rest.rpartition("/")[0]

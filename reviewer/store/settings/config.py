@@ -29,11 +29,11 @@ from typing import Any, Iterable, Mapping
 
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
-from reviewer.store.atomic import atomic_write
-from reviewer.store.nofollow import make_folder
-from reviewer.store.safe_fs import Unreadable, read_capped
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
-from reviewer.store.tomlfile import dumps as toml_dumps
+from reviewer.store.fs.atomic import atomic_write
+from reviewer.store.fs.nofollow import make_folder
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.tomlfile import dumps as toml_dumps
+from reviewer.store.fs.untrusted import Unreadable, read_capped
 
 CONFIG_CAP = 256 << 10
 THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")

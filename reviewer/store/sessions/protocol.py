@@ -1,6 +1,6 @@
 """What the review session and the labeller need from a sessions folder, as a Protocol.
 
-:class:`~reviewer.store.sessions.SessionStore` is the real one; tests pass an in-memory
+:class:`~reviewer.store.sessions.store.SessionStore` is the real one; tests pass an in-memory
 stand-in that implements the same methods. Every method may be called from a worker thread.
 """
 
@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from reviewer.model import Failure, LoadError, Run
-from reviewer.store.safe_fs import TextBlob
+from reviewer.store.fs.untrusted import TextBlob
 
 if TYPE_CHECKING:
-    from reviewer.store.index import RunIndex
-    from reviewer.store.loader import Corpus
-    from reviewer.store.sessions import LRU, Changes, GraderChecks, Transcript
+    from reviewer.store.index.cache import RunIndex
+    from reviewer.store.sessions.scan import Corpus
+    from reviewer.store.sessions.store import LRU, Changes, GraderChecks, Transcript
 
 
 class Store(Protocol):

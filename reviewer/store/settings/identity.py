@@ -88,7 +88,7 @@ def resolve_identity(explicit: str | None, configured: str | None = None) -> Ide
 
 def current_identity(explicit: str | None = None, config: Path | None = None) -> tuple[Identity, list[str]]:
     """:func:`resolve_identity` with the name from the settings file; also the settings' warnings."""
-    from reviewer.store.config import load_settings
+    from reviewer.store.settings.config import load_settings
 
     settings, warnings = load_settings(config)
     return resolve_identity(explicit, settings.reviewer), warnings
@@ -152,7 +152,7 @@ def tab_name(name: str) -> tuple[Identity | None, str | None]:
     """A name typed in a browser tab of ``reviewer serve``: used for this tab only, never saved in
     config.toml (the server's file, shared by every tab). Returns (identity, None), or None and
     why the name cannot be used."""
-    from reviewer.store.config import valid_reviewer_name
+    from reviewer.store.settings.config import valid_reviewer_name
 
     if not valid_reviewer_name(name):
         return None, f"reviewer name {plain(name)[:40]!r} not used: a name is one line of at most 100 characters"
@@ -164,7 +164,7 @@ def remember_name(name: str, config: Path | None = None) -> tuple[Identity | Non
 
     Returns the new identity (source config.toml) and None, or None and why it was not saved.
     """
-    from reviewer.store.config import save_reviewer_choice
+    from reviewer.store.settings.config import save_reviewer_choice
 
     problem = save_reviewer_choice(name, config)
     if problem:

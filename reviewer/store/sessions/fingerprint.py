@@ -15,10 +15,10 @@ from typing import Any
 
 from reviewer.model import Failure, Run
 from reviewer.model.records import record
-from reviewer.store.index_codec import hashed_refs
-from reviewer.store.index_files import Deps, dep_keys
-from reviewer.store.protocol import Store
-from reviewer.store.safe_fs import read_text
+from reviewer.store.index.codec import hashed_refs
+from reviewer.store.index.files import Deps, dep_keys
+from reviewer.store.sessions.protocol import Store
+from reviewer.store.fs.untrusted import read_text
 
 DURATION = re.compile(r"\(\d+(?:\.\d+)?m?s\)|\b\d+\.\d+s\b|\"Elapsed\":\s*[0-9.]+|\"Time\":\s*\"[^\"]*\"")
 

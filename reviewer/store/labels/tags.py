@@ -14,10 +14,10 @@ from pathlib import Path
 
 from reviewer.model.label import DEFAULT_TAGS
 from reviewer.model.sanitize import plain
-from reviewer.store.atomic import atomic_write, folder_lock
-from reviewer.store.safe_fs import Missing, Unreadable, read_capped
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
-from reviewer.store.tomlfile import dumps as toml_dumps
+from reviewer.store.fs.atomic import atomic_write, folder_lock
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.tomlfile import dumps as toml_dumps
+from reviewer.store.fs.untrusted import Missing, Unreadable, read_capped
 
 TAGS_FILE = "tags.toml"
 TAG_CAP = 60
@@ -53,7 +53,7 @@ def read_tags(folder: Path) -> tuple[tuple[str, ...] | None, str]:
 def vocabulary_folder(root: Path) -> Path:
     """Where this folder's vocabulary additions are written: the folder itself, or the per-user
     labels folder when reviewer never writes into it."""
-    from reviewer.store.paths import fallback_root, redirect_reason
+    from reviewer.store.fs.paths import fallback_root, redirect_reason
 
     return fallback_root(root) if redirect_reason(root) else Path(root)
 

@@ -10,8 +10,8 @@ from typing import Any
 from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run, Session, ToolCall, Turn
 from reviewer.model.check import dedupe_keys
 from reviewer.model.run import ACCESS_KINDS, OUTCOMES, ROLES
-from reviewer.store.rerun_doc import rerun_from_doc
-from reviewer.store.safe_fs import Unreadable, lexically_inside
+from reviewer.store.sessions.rerun import rerun_from_doc
+from reviewer.store.fs.untrusted import Unreadable, lexically_inside
 
 FORMAT_VERSION = 1
 

@@ -15,7 +15,7 @@ from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.sanitize import plain
 from reviewer.store.labels import UnknownFailure
-from reviewer.store.protocol import Store
+from reviewer.store.sessions.protocol import Store
 
 SHOWN = 5
 """How many ids a message names."""

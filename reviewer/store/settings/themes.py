@@ -19,9 +19,9 @@ from typing import Any, Iterable, Mapping
 import reviewer
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
-from reviewer.store.config import THEME_NAME, config_home, read_small, shown
-from reviewer.store.safe_fs import Unreadable
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.untrusted import Unreadable
+from reviewer.store.settings.config import THEME_NAME, config_home, read_small, shown
 
 FORMAT = 1
 THEME_CAP = 256 << 10

@@ -12,7 +12,7 @@ Each run is keyed by its manifest's (size, mtime_ns, ctime_ns, inode): any chang
 ``run.toml`` drops what was known about the run. Beside the parsed run an entry may hold the
 run's failing checks, keyed the same way by every grader output they were parsed from, and
 evidence fingerprints, keyed by the brief, the graded files and the outputs. Validity is
-decided by ``lstat`` alone (see :mod:`reviewer.store.index_files` for the racy-write rule).
+decided by ``lstat`` alone (see :mod:`reviewer.store.index.files` for the racy-write rule).
 
 The file is our own, but it is still checked like input: a damaged or foreign file (checksum,
 owner, link, header, root, code fingerprint) is ignored as a whole; a line that does not decode
@@ -43,8 +43,8 @@ from typing import Iterator
 
 from reviewer.model import Check, Run
 from reviewer.model.run import LAZY_FIELDS, LazyRun
-from reviewer.store import index_codec as codec
-from reviewer.store.index_entry import (
+from reviewer.store.index import codec
+from reviewer.store.index.entry import (
     BAD,
     Entry,
     Evidence,
@@ -55,7 +55,7 @@ from reviewer.store.index_entry import (
     read_lines,
     run_dir,
 )
-from reviewer.store.index_files import (
+from reviewer.store.index.files import (
     Deps,
     StatKey,
     code_fingerprint,
@@ -67,7 +67,7 @@ from reviewer.store.index_files import (
     settled,
     write_private,
 )
-from reviewer.store.index_labels import LABELS_MARK, LabelFiles
+from reviewer.store.index.labels import LABELS_MARK, LabelFiles
 
 INDEX_FORMAT = "reviewer-index"
 INDEX_VERSION = 2

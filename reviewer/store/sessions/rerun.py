@@ -26,7 +26,7 @@ from reviewer.model.rerun import (
     workspace_path_problem,
 )
 from reviewer.model.wording import plural
-from reviewer.store.safe_fs import Unreadable, lexically_inside
+from reviewer.store.fs.untrusted import Unreadable, lexically_inside
 
 FORBIDDEN_ENV = re.compile(
     r"^(?:LD_\w*|GCONV_PATH|GLIBC_TUNABLES|MALLOC_\w*|LOCPATH|NLSPATH|HOSTALIASES|RES_OPTIONS|LOCALDOMAIN|TZDIR"

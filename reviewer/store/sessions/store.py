@@ -9,13 +9,13 @@ from pathlib import Path
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
 from reviewer.model.records import record
-from reviewer.store.index import RunIndex
-from reviewer.store.index_codec import output_refs
-from reviewer.store.index_files import Deps, dep_keys
-from reviewer.store.loader import Corpus, head, load_manifest, scan
-from reviewer.store.manifest import BadManifest, turns_from_doc
-from reviewer.store.safe_fs import TEXT_CAP, TextBlob, Unreadable, read_text
-from reviewer.store.tomlfile import BadToml
+from reviewer.store.index.cache import RunIndex
+from reviewer.store.index.codec import output_refs
+from reviewer.store.index.files import Deps, dep_keys
+from reviewer.store.sessions.scan import Corpus, head, load_manifest, scan
+from reviewer.store.sessions.manifest import BadManifest, turns_from_doc
+from reviewer.store.fs.untrusted import TEXT_CAP, TextBlob, Unreadable, read_text
+from reviewer.store.fs.tomlfile import BadToml
 
 
 @record
@@ -102,10 +102,10 @@ class SessionStore:
         self.transcripts = LRU(16)
         self.check_cache = LRU(512)
         self.evidence_contexts = LRU(8)
-        """Per run key: what its failures' evidence fingerprints share (reviewer.store.evidence)."""
+        """Per run key: what its failures' evidence fingerprints share (reviewer.store.sessions.fingerprint)."""
         self.use_index = use_index
         self.index: RunIndex | None = None
-        """The index cache (opened by the first scan; see reviewer.store.index)."""
+        """The index cache (opened by the first scan; see reviewer.store.index.cache)."""
         self.basis: dict[str, int] = {}
         """Per run manifest: a hash of the keys of the grader outputs its failures came from."""
         self.scan_lock = threading.Lock()
@@ -131,7 +131,7 @@ class SessionStore:
 
     def head(self, limit: int) -> Corpus:
         """The sessions and the first ``limit`` runs by folder name, read while the whole folder is
-        being read (see :func:`reviewer.store.loader.head`): the store's runs until its first scan
+        being read (see :func:`reviewer.store.sessions.scan.head`): the store's runs until its first scan
         (labels are saved against them meanwhile)."""
         with self.scan_lock:
             corpus = head(self.root, limit)

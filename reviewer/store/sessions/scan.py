@@ -11,11 +11,11 @@ from typing import Any
 
 from reviewer.model import LoadError, Run, Session
 from reviewer.model.records import record
-from reviewer.store.index import RunIndex
-from reviewer.store.index_files import StatKey, paused_gc, stat_key
-from reviewer.store.manifest import BadManifest, run_from_doc, session_from_doc
-from reviewer.store.safe_fs import MANIFEST_CAP, IsLink, Missing, Unreadable, describe_mode, read_capped, read_listed
-from reviewer.store.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.index.cache import RunIndex
+from reviewer.store.index.files import StatKey, paused_gc, stat_key
+from reviewer.store.sessions.manifest import BadManifest, run_from_doc, session_from_doc
+from reviewer.store.fs.untrusted import MANIFEST_CAP, IsLink, Missing, Unreadable, describe_mode, read_capped, read_listed
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 RESERVED_DIRS = frozenset({"labels", "runs"})

@@ -1,6 +1,6 @@
 """The first read of a folder without an index cache, done by a second process on another core.
 
-Opening a folder that has no index cache (see :mod:`reviewer.store.index`) parses every run's
+Opening a folder that has no index cache (see :mod:`reviewer.store.index.cache`) parses every run's
 ``run.toml``: about 0.2 s per 1,000 runs of pure Python, which would hold the interpreter while the
 app imports and draws its screen. :func:`start` forks a child before the UI is imported; the
 child scans the folder, writes the index cache and exits. The app's own scan then waits for it
@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from reviewer.store.index_files import index_enabled, index_path
+from reviewer.store.index.files import index_enabled, index_path
 
 
 class Prescan:
@@ -136,7 +136,7 @@ def start(root: Path) -> Prescan | None:
         return Prescan(pid)
     code = 1
     try:
-        from reviewer.store.sessions import SessionStore
+        from reviewer.store.sessions.store import SessionStore
 
         store = SessionStore(root)
         store.scan()
