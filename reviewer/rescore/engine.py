@@ -8,6 +8,13 @@ the result says so (``reproduced`` false). A re-score is evidence, never a label
 
 :func:`rescore_grader` is what a worker calls (cancel check, progress callback, frozen result);
 it never writes the record (:mod:`reviewer.rescore.record` does).
+
+A re-score is made in two places that may be two machines. Where the sessions folder is,
+:func:`grading` reads everything recorded the runs need into a :class:`Grading` (bytes, the
+table, the recorded checks; nothing of it refers to the folder). Where the sandbox is,
+:func:`compare_task` (or :func:`observe_task`) finds the runtimes, lays the bytes out and runs
+them: the same function on this machine and on a cluster's worker. Back where the folder is,
+:func:`rescores` turns the comparison into one result per failure.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from reviewer.model.check import Check, CheckStatus
 from reviewer.model.limits import limit_in
 from reviewer.model.observation import STREAM_CUT, Invocation, Observation
 from reviewer.model.records import record
-from reviewer.model.repair import Repair, RepairKind, describe_repair
+from reviewer.model.repair import LIMITS, Repair, RepairKind, describe_repair
 from reviewer.model.rerun import Rerun, parse_runtime
 from reviewer.model.wording import count
 from reviewer.parsers import detect_format, parse_output
@@ -41,7 +48,7 @@ from reviewer.rescore.sandbox import (
     require_sandbox,
     run_sandboxed,
 )
-from reviewer.rescore.stage import StagingCancelled, lay_out
+from reviewer.rescore.stage import Inputs, StagingCancelled, gather, lay_out
 from reviewer.store.sessions.fingerprint import evidence_hash
 from reviewer.store.sessions.protocol import Store
 
@@ -222,14 +229,74 @@ class Ran:
     observation: Observation | None = None
 
 
-def one_run(tool: Tool, store: Store, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
-            found: tuple[Found, ...], limits: Limits, cancel: Callable[[], bool], observe: bool = False) -> Ran:
+@record
+class Grading:
+    """One grading to run in the sandbox, whole: what a worker needs, and nothing that refers to
+    the sessions folder (the recorded files are bytes in ``inputs``). Made by :func:`grading`.
+
+    Attributes:
+        run_key: ``<session>/<run>``.
+        grader: the grader's name.
+        format: the grader's recorded output format ("" to detect).
+        rerun: its ``[grader.rerun]`` table (usable: :func:`rerun_of` checked it).
+        inputs: the recorded files the runs lay out.
+        recorded: the checks as recorded (what the runs are compared with).
+        repairs: the repairs to try (none for an observation).
+        options: the Python (a path where the sandbox runs) and the limits.
+        lifts: the interpreter limits a repaired run may reveal that may be lifted too (those
+            the brief does not name).
+        observe_only: run once as recorded and note the program's runs (``--observe``).
+    """
+
+    run_key: str
+    grader: str
+    format: str
+    rerun: Rerun
+    inputs: Inputs
+    recorded: tuple[Check, ...] = ()
+    repairs: tuple[Repair, ...] = ()
+    options: Options = Options()
+    lifts: tuple[str, ...] = LIMITS
+    observe_only: bool = False
+
+    @property
+    def grading_id(self) -> str:
+        """``<session>/<run>#<grader>``."""
+        return f"{self.run_key}#{self.grader}"
+
+
+def grading(store: Store, run: Run, grader_name: str, repairs: tuple[Repair, ...] = (), *,
+            options: Options = Options(), allowed: Callable[[Repair], bool] = lambda _r: True,
+            observe_only: bool = False) -> Grading:
+    """Everything recorded the re-runs of ``grader_name`` need, read now through the store's
+    reader; NotRerunnable (no usable table, no repair to try, nothing to observe, a recorded
+    file that cannot be read). Runs nothing."""
+    grader, rerun = rerun_of(run, grader_name)
+    if observe_only and not rerun.program:
+        raise NotRerunnable(f"grader {grader_name!r} of {run.key} names no program in [grader.rerun] (`program`), so "
+                            "there is no program to observe: the checker runs the code in its own process, or the "
+                            "importer was not told (reviewer import ... --program FILE)")
+    if not observe_only and not repairs:
+        raise NotRerunnable("no repair given: a re-score needs at least one repair to try")
+    try:
+        inputs = gather(store.root, run, grader, rerun)
+    except StagingError as exc:
+        raise NotRerunnable(str(exc)) from None
+    lifts = tuple(name for name in LIMITS if allowed(Repair(RepairKind.LIFT_LIMIT, (name,))))
+    recorded = () if observe_only else recorded_checks(store, run, grader_name)
+    return Grading(run.key, grader_name, grader.format, rerun, inputs, recorded, tuple(repairs), options, lifts,
+                   observe_only)
+
+
+def one_run(tool: Tool, task: Grading, repairs: tuple[Repair, ...], found: tuple[Found, ...], limits: Limits,
+            cancel: Callable[[], bool], observe: bool = False) -> Ran:
     """Lay out and run the grader once; its outcome, parsed checks and (``observe``, with a
     declared ``program``) the program's runs."""
+    rerun = task.rerun
     watch = observe and bool(rerun.program)
     with fresh_staging() as staging:
         try:
-            staged = lay_out(store.root, run, grader, rerun, repairs, staging, found[0], OBSERVE if watch else "", cancel)
+            staged = lay_out(task.inputs, rerun, repairs, staging, found[0], OBSERVE if watch else "", cancel)
         except StagingCancelled:
             raise Cancelled("the re-score was cancelled") from None
         except StagingError as exc:
@@ -249,11 +316,11 @@ def one_run(tool: Tool, store: Store, run: Run, grader: GraderRecord, rerun: Rer
     text = outcome.output
     if rerun.report:
         text = report if report is not None else ""
-    fmt = rerun.format or grader.format or None
+    fmt = rerun.format or task.format or None
     checks, problem = parse_rerun(text, fmt, outcome.exit_status, rerun.report if report is None else "")
     observation = None
     if watch:
-        observation = Observation(f"{run.key}#{grader.name}", rerun.program, utc_now(), tuple(invocations(notes)),
+        observation = Observation(task.grading_id, rerun.program, utc_now(), tuple(invocations(notes)),
                                   dropped + max(0, len(notes) - MAX_INVOCATIONS), outcome.exit_status,
                                   outcome.stopped or outcome.limit)
     return Ran(outcome, tuple(checks), not problem, problem, observation)
@@ -403,20 +470,17 @@ class Comparison:
 
 @record
 class Prepared:
-    """What a grading needs to run in the sandbox: its table, the tool, the runtimes, the limits."""
+    """What a grading needs to run in the sandbox here: the tool, the runtimes, the limits."""
 
-    grader: GraderRecord
-    rerun: Rerun
     tool: Tool
     found: tuple[Found, ...]
     runtime: str
     limits: Limits
 
 
-def prepare(run: Run, grader_name: str, options: Options, tool: Tool | None) -> Prepared:
-    """The grading's table, a working sandbox and its runtimes; NotRerunnable or
+def prepare(rerun: Rerun, options: Options, tool: Tool | None) -> Prepared:
+    """A working sandbox here and the runtimes the table names; NotRerunnable or
     SandboxUnavailable otherwise (nothing runs)."""
-    grader, rerun = rerun_of(run, grader_name)
     tool = tool or require_sandbox()
     wanted = parse_runtime(rerun.runtime)
     try:
@@ -425,7 +489,7 @@ def prepare(run: Run, grader_name: str, options: Options, tool: Tool | None) -> 
         raise NotRerunnable(str(exc)) from None
     limits = replace(options.limits, wall_seconds=options.wall_seconds or rerun.time_limit)
     limits = replace(limits, cpu_seconds=min(limits.cpu_seconds, max(1, int(limits.wall_seconds) + 1)))
-    return Prepared(grader, rerun, tool, found, describe(found, wanted), limits)
+    return Prepared(tool, found, describe(found, wanted), limits)
 
 
 def control_problem(before: Ran) -> None:
@@ -455,35 +519,42 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
                    options: Options = Options(), tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
                    progress: Progress = lambda _m, _f: None,
                    allowed: Callable[[Repair], bool] = lambda _r: True) -> Comparison:
-    """Run ``grader_name`` of ``run`` as recorded (observing the program when the table names
-    it) and with ``repairs``; compare every check. An interpreter limit the repaired run reveals
-    (one the first hid) is lifted too and the repaired run repeated, when ``allowed`` (the brief
-    does not name it). Raises SandboxUnavailable, NotRerunnable or Cancelled; writes nothing."""
+    """Run ``grader_name`` of ``run`` as recorded and with ``repairs`` here (:func:`grading`
+    then :func:`compare_task`); ``allowed``: whether a limit the repaired run reveals may be lifted
+    too. Raises SandboxUnavailable, NotRerunnable or Cancelled; writes nothing."""
+    task = grading(store, run, grader_name, repairs, options=options, allowed=allowed)
+    return compare_task(task, tool=tool, cancel=cancel, progress=progress)
+
+
+def compare_task(task: Grading, *, tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
+                 progress: Progress = lambda _m, _f: None) -> Comparison:
+    """Run the grading as recorded (observing the program when the table names it) and with its
+    repairs; compare every check. An interpreter limit the repaired run reveals (one the first
+    hid) is lifted too and the repaired run repeated, when ``task.lifts`` allows it. Raises
+    SandboxUnavailable, NotRerunnable or Cancelled; reads no sessions folder, writes nothing."""
+    repairs = task.repairs
     if not repairs:
         raise NotRerunnable("no repair given: a re-score needs at least one repair to try")
-    ready = prepare(run, grader_name, options, tool)
+    ready = prepare(task.rerun, task.options, tool)
     started = time.monotonic()
     progress("control run (as recorded)", 0.05)
-    before_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, (), ready.found, ready.limits, cancel,
-                         observe=True)
+    before_run = one_run(ready.tool, task, (), ready.found, ready.limits, cancel, observe=True)
     control_problem(before_run)
     progress("repaired run", 0.5)
     notes = []
-    after_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, repairs, ready.found, ready.limits, cancel,
-                        observe=True)
+    after_run = one_run(ready.tool, task, repairs, ready.found, ready.limits, cancel, observe=True)
     for _ in range(MAX_REVEALED):
-        more = tuple(r for r in revealed(after_run, repairs) if allowed(r))
+        more = tuple(r for r in revealed(after_run, repairs) if r.args[0] in task.lifts)
         if not more:
             break
         repairs = (*repairs, *more)
         notes.append("the repaired run died on another interpreter limit the first one hid: "
                      + ", ".join(r.args[0] for r in more) + " lifted too")
         progress("repaired run, another limit lifted", 0.75)
-        after_run = one_run(ready.tool, store, run, ready.grader, ready.rerun, repairs, ready.found, ready.limits,
-                            cancel, observe=True)
+        after_run = one_run(ready.tool, task, repairs, ready.found, ready.limits, cancel, observe=True)
     progress("comparing", 0.95)
     before, after = before_run.outcome, after_run.outcome
-    checks = compare(recorded_checks(store, run, grader_name), before_run, after_run)
+    checks = compare(task.recorded, before_run, after_run)
     differ = [c.key for c in checks if c.recorded != MISSING and verdict_word(c.recorded) != verdict_word(c.before)]
     if differ:
         notes.append(f"the control run differs from the recorded output on {count(len(differ), 'check')}: {', '.join(differ[:5])}")
@@ -492,7 +563,7 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
             notes.append(f"{label} run stopped: {outcome.stopped or outcome.limit}")
     if not after_run.readable:
         notes.append(f"the repaired run's output could not be read: {after_run.problem}")
-    comparison = Comparison(run.key, grader_name, tuple(repairs), ready.rerun.command, ready.rerun.cwd, ready.runtime,
+    comparison = Comparison(task.run_key, task.grader, tuple(repairs), task.rerun.command, task.rerun.cwd, ready.runtime,
                             ready.tool.version, ready.limits, checks, before, after, time.monotonic() - started,
                             utc_now(), tuple(notes), before_run.observation)
     progress("done", 1.0)
@@ -502,16 +573,23 @@ def compare_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
 def observe_grader(store: Store, run: Run, grader_name: str, *, options: Options = Options(), tool: Tool | None = None,
                    cancel: Callable[[], bool] = lambda: False,
                    progress: Progress = lambda _m, _f: None) -> Observation:
-    """Run ``grader_name`` of ``run`` once as recorded, in the sandbox, and note every run of the
-    program it names. Raises NotRerunnable (no ``program`` declared: nothing to observe),
-    SandboxUnavailable or Cancelled; writes nothing."""
-    ready = prepare(run, grader_name, options, tool)
-    if not ready.rerun.program:
-        raise NotRerunnable(f"grader {grader_name!r} of {run.key} names no program in [grader.rerun] (`program`), so "
-                            "there is no program to observe: the checker runs the code in its own process, or the "
-                            "importer was not told (reviewer import ... --program FILE)")
+    """Run ``grader_name`` of ``run`` once as recorded, here, and note every run of the program
+    it names (:func:`grading` then :func:`observe_task`). Raises NotRerunnable (no ``program``
+    declared: nothing to observe), SandboxUnavailable or Cancelled; writes nothing."""
+    task = grading(store, run, grader_name, options=options, observe_only=True)
+    return observe_task(task, tool=tool, cancel=cancel, progress=progress)
+
+
+def observe_task(task: Grading, *, tool: Tool | None = None, cancel: Callable[[], bool] = lambda: False,
+                 progress: Progress = lambda _m, _f: None) -> Observation:
+    """Run the grading once as recorded and note every run of the program it names. Raises
+    NotRerunnable, SandboxUnavailable or Cancelled; reads no sessions folder, writes nothing."""
+    if not task.rerun.program:
+        raise NotRerunnable(f"grader {task.grader!r} of {task.run_key} names no program in [grader.rerun] (`program`): "
+                            "there is no program to observe")
+    ready = prepare(task.rerun, task.options, tool)
     progress("control run (as recorded), observing the program", 0.05)
-    ran = one_run(ready.tool, store, run, ready.grader, ready.rerun, (), ready.found, ready.limits, cancel, observe=True)
+    ran = one_run(ready.tool, task, (), ready.found, ready.limits, cancel, observe=True)
     progress("done", 1.0)
     assert ran.observation is not None
     return ran.observation
@@ -527,6 +605,12 @@ def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
     Writes nothing."""
     c = compare_grader(store, run, grader_name, repairs, options=options, tool=tool, cancel=cancel, progress=progress,
                        allowed=allowed)
+    return rescores(store, run, c, failures, stated)
+
+
+def rescores(store: Store, run: Run, c: Comparison, failures: list[Failure], stated: str = "") -> tuple[Rescore, ...]:
+    """One result per failure of the compared grading (``stated``: why its repairs change what
+    the brief states, when they do; a check they flip is then no flip of notation)."""
     repairs = c.repairs
     by_key = {row.key: row for row in c.checks}
     results = []
@@ -534,7 +618,7 @@ def rescore_grader(store: Store, run: Run, grader_name: str, repairs: tuple[Repa
         row = by_key.get(f.check.key, CheckResult(f.check.key, f.check.status.value, MISSING, MISSING))
         reproduced = row.before not in ("pass", MISSING)
         results.append(Rescore(
-            failure=f.id, run_key=run.key, grader=grader_name, check=f.check.key, repairs=repairs,
+            failure=f.id, run_key=run.key, grader=c.grader, check=f.check.key, repairs=repairs,
             evidence=evidence_hash(store, run, f), command=c.command, cwd=c.cwd, runtime=c.runtime,
             sandbox=c.sandbox, limits=c.limits, recorded=row.recorded, before=row.before, after=row.after,
             flipped=reproduced and row.after == "pass" and not stated, reproduced=reproduced, checks=c.checks,

@@ -13,8 +13,10 @@ the repairs, none of which edits the program or the checker:
   environment lifts them for the whole command (``PYTHONINTMAXSTRDIGITS=0``, a
   ``sitecustomize`` that raises the recursion limit).
 
-Every recorded file is read through the store's reader (regular files inside the sessions
-folder, capped, no links), never opened by path.
+Reading and laying out are apart: :func:`gather` reads every recorded file a grading needs
+through the store's reader (regular files inside the run's session, capped, no links, never
+opened by path) into :class:`Inputs`, bytes that need no shared disk; :func:`lay_out` writes
+them into a staging folder, wherever the sandbox runs (this machine, or a cluster's worker).
 """
 
 from __future__ import annotations
@@ -120,25 +122,71 @@ def join(folder: str, rel: str) -> str:
     return posixpath.join(folder, rel) if folder else rel
 
 
-def lay_setup(reader: Reader, staging: Path, refs: tuple[str, ...]) -> None:
-    """Setup files (by name) and folders (their files, keeping relative paths) at the workspace root."""
+Files = tuple[tuple[str, bytes], ...]
+"""(path, bytes) pairs, in the order they are laid out."""
+
+
+@record
+class Inputs:
+    """The recorded bytes one grading's re-runs lay out, read on the machine that holds the
+    sessions folder (:func:`gather`); a worker elsewhere needs nothing else of the folder.
+
+    Attributes:
+        setup: the ``setup`` files, at their workspace paths.
+        attempt: the graded attempt's files, at the paths the model used.
+        grader_files: the grader's ``files``, by name (laid in ``cwd``).
+        attempt_number: the attempt graded (for messages).
+        expected_dir: where the brief asked for the files ("" = the workspace root).
+    """
+
+    setup: Files = ()
+    attempt: Files = ()
+    grader_files: Files = ()
+    attempt_number: int = 1
+    expected_dir: str = ""
+
+    @property
+    def size(self) -> int:
+        """Bytes in all."""
+        return sum(len(data) for group in (self.setup, self.attempt, self.grader_files) for _, data in group)
+
+
+def read_setup(reader: Reader, refs: tuple[str, ...]) -> Files:
+    """Setup files (by name) and folders (their files, keeping relative paths), as workspace paths."""
+    out: list[tuple[str, bytes]] = []
     for ref in refs:
         real = reader.check(ref, "setup")
         if real.is_dir():
-            for rel in files_under(real):
-                write(staging, f"ws/{rel}", reader.read(f"{ref}/{rel}", "setup file"))
+            out += [(rel, reader.read(f"{ref}/{rel}", "setup file")) for rel in files_under(real)]
         else:
-            write(staging, f"ws/{posixpath.basename(ref)}", reader.read(ref, "setup file"))
+            out.append((posixpath.basename(ref), reader.read(ref, "setup file")))
+    return tuple(out)
 
 
-def attempt_files(run: Run, grader: GraderRecord, repairs: tuple[Repair, ...]) -> tuple[list[tuple[str, str]], list[str]]:
-    """(workspace path, ref) of the graded attempt's files, and the moves a grade-where-saved made."""
+def lay_setup(reader: Reader, staging: Path, refs: tuple[str, ...]) -> None:
+    """Setup files (by name) and folders (their files, keeping relative paths) at the workspace root."""
+    for rel, data in read_setup(reader, refs):
+        write(staging, f"ws/{rel}", data)
+
+
+def gather(root: Path, run: Run, grader: GraderRecord, rerun: Rerun) -> Inputs:
+    """Every recorded file the re-runs of ``grader`` lay out, read through the store's reader;
+    StagingError when one is unreadable, too big, or outside the run's session."""
+    reader = Reader(root, run.key.split("/", 1)[0])
     attempt = run.attempt(grader.attempt)
     if attempt is None:
         raise StagingError(f"grader {grader.name!r} graded attempt {grader.attempt}, which is not recorded")
-    files = [(f.path, f.ref) for f in attempt.files]
+    setup = read_setup(reader, rerun.setup)
+    files = tuple((f.path, reader.read(f.ref, "attempt file")) for f in attempt.files)
+    graders = tuple((posixpath.basename(ref), reader.read(ref, "grader file")) for ref in rerun.files)
+    return Inputs(setup, files, graders, attempt.number, run.expected_dir.strip("/"))
+
+
+def attempt_files(inputs: Inputs, repairs: tuple[Repair, ...]) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """(workspace path, bytes) of the graded attempt's files, and the moves a grade-where-saved made."""
+    files = list(inputs.attempt)
     moves: list[str] = []
-    expected = run.expected_dir.strip("/")
+    expected = inputs.expected_dir
     for r in repairs:
         if r.kind is not RepairKind.GRADE_WHERE_SAVED:
             continue
@@ -146,14 +194,14 @@ def attempt_files(run: Run, grader: GraderRecord, repairs: tuple[Repair, ...]) -
         if folder == expected:
             raise Refused(f"grade-where-saved: {folder}/ is already where the brief asked for the files")
         out, moved = [], 0
-        for path, ref in files:
+        for path, data in files:
             if path.startswith(folder + "/"):
                 new = join(expected, path[len(folder) + 1:])
                 moves.append(f"{path} -> {new}")
                 path, moved = new, moved + 1
-            out.append((path, ref))
+            out.append((path, data))
         if not moved:
-            raise Refused(f"grade-where-saved: no file of attempt {attempt.number} is under {folder}/")
+            raise Refused(f"grade-where-saved: no file of attempt {inputs.attempt_number} is under {folder}/")
         files = out
     return files, moves
 
@@ -221,24 +269,26 @@ def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[
     return changed
 
 
-def lay_out(root: Path, run: Run, grader: GraderRecord, rerun: Rerun, repairs: tuple[Repair, ...],
-            staging: Path, python: Found, observe: str = "", cancel: Callable[[], bool] = lambda: False) -> Staged:
-    """Fill ``staging`` for one re-run of ``grader`` with ``repairs`` (none: the control run);
+def lay_out(inputs: Inputs, rerun: Rerun, repairs: tuple[Repair, ...], staging: Path, python: Found,
+            observe: str = "", cancel: Callable[[], bool] = lambda: False) -> Staged:
+    """Fill ``staging`` from ``inputs`` for one re-run with ``repairs`` (none: the control run);
     ``observe``: the folder inside the sandbox where the shim notes each run of the declared
     ``program`` (the shim then stands in for it even without a repair)."""
-    reader = Reader(root, run.key.split("/", 1)[0])
+    if cancel():
+        raise StagingCancelled("cancelled before the inputs were laid out")
     wrapper = f"#!/bin/sh\nexec {shlex.quote(python.executable)} \"$@\"\n".encode()
     write(staging, "bin/python", wrapper, 0o755)
     write(staging, "bin/python3", wrapper, 0o755)
-    lay_setup(reader, staging, rerun.setup)
-    files, moves = attempt_files(run, grader, repairs)
-    for path, ref in files:
-        write(staging, f"ws/{path}", reader.read(ref, "attempt file"), 0o755 if path == rerun.program else 0o644)
+    for rel, data in inputs.setup:
+        write(staging, f"ws/{rel}", data)
+    files, moves = attempt_files(inputs, repairs)
+    for path, data in files:
+        write(staging, f"ws/{path}", data, 0o755 if path == rerun.program else 0o644)
     for rel in files_under(staging / "ws"):
         if any(fnmatch.fnmatch(posixpath.basename(rel), g) for g in rerun.remove):
             (staging / "ws" / rel).unlink()
-    for ref in rerun.files:
-        write(staging, f"ws/{join(rerun.cwd, posixpath.basename(ref))}", reader.read(ref, "grader file"))
+    for name, data in inputs.grader_files:
+        write(staging, f"ws/{join(rerun.cwd, name)}", data)
     text_repairs: list[list[object]] = [[r.kind.value, list(r.args)] for r in repairs if r.kind in STDOUT_KINDS]
     lifts = [r.args[0] for r in repairs if r.kind is RepairKind.LIFT_LIMIT]
     if text_repairs and not rerun.program and not rerun.reads:
