@@ -152,9 +152,7 @@ class Fields:
     def get(self, key: str, kind: type | tuple[type, ...]) -> Any:
         value = self.value.get(key)
         wanted = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in wanted:
-            value = None  # a JSON true is no number
-        if not isinstance(value, wanted):
+        if not isinstance(value, wanted) or (isinstance(value, bool) and bool not in wanted):  # true is no number
             raise BadResult(f"{self.what}: {key} is not {' or '.join(k.__name__ for k in wanted)}")
         return value
 
