@@ -3,20 +3,22 @@
 ``rescore [PATH] --failure ID [--failure ID]... [--repair KIND:ARGS]...`` re-scores the named
 failures with the given repairs (without ``--repair``: with those the evidence proposes);
 ``--all-proposed`` re-scores every failure the evidence proposes a repair for. Failures of the
-same grading share one control run and one repaired run; gradings run in parallel (``--jobs``,
-default the number of cores). Each result is saved in ``<session>/rescores/<reviewer>.toml`` as
-soon as it is known, and printed: a line each, or with ``--json`` one JSON object per line.
+same grading share one control run and one repaired run; gradings run in parallel: ``-j N``
+threads here (default: the cores this process may use), or with ``--cluster ADDRESS`` on the
+workers of the user's Dask cluster (:mod:`reviewer.parallel`). Each grading goes as a task that
+carries its recorded files as bytes (:func:`reviewer.rescore.engine.grading`), runs in the
+sandbox where it lands (:func:`reviewer.rescore.wire.perform`) and comes back as JSON read as
+data; every result is saved here, by this thread alone, in ``<session>/rescores/<reviewer>.toml``
+as soon as it is known, and printed: a line each, or with ``--json`` one JSON object per line.
+Ctrl-C stops: running sandboxes are killed, results already back are kept, and nothing new starts.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import threading
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterator
 from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,8 +37,10 @@ from reviewer.model.repair import (
 )
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import count
-from reviewer.rescore.engine import Options, Rescore, observe_grader, rescore_grader
-from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable, Tool
+from reviewer.parallel import ClusterUnavailable, Done, Executor, connect, default_jobs, local_pool
+from reviewer.rescore.engine import Grading, NotRerunnable, Options, Rescore, grading, rescores
+from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable
+from reviewer.rescore.wire import perform, read_result, read_worker_check, worker_check
 from reviewer.store.sessions.protocol import Store
 
 if TYPE_CHECKING:
@@ -46,9 +50,11 @@ from reviewer.store.sessions.store import SessionStore
 EXIT = """exit status:
   0  every re-score (or observation) ran and was saved (whether or not a check flipped)
   1  a failure is unknown, a grading cannot be re-run, a repair is not one of notation, a record could
-     not be saved, or failures had proposed repairs and none could run
-  2  bad usage (a --repair that is not KIND:ARGS), or PATH is not a folder
-  3  no working bubblewrap sandbox here: nothing was run"""
+     not be saved, failures had proposed repairs and none could run, or --cluster cannot be used (its
+     extra not installed, no scheduler at ADDRESS): then nothing was run
+  2  bad usage (a --repair that is not KIND:ARGS, --jobs with --cluster), or PATH is not a folder
+  3  no working bubblewrap sandbox here (with --cluster: on a worker, or no worker): nothing was run
+130  interrupted (Ctrl-C): the sandboxes were killed, results already back are saved"""
 
 REPAIR_HELP = "a repair, repeatable, applied in order: " + "; ".join(usage(k) for k in RepairKind) + \
     ". In ARGS write \\: for a colon, \\s for a space, \\\\ for a backslash."
@@ -239,48 +245,73 @@ class Bar:
             self.stream.flush()
 
 
-def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, workers: int,
-             emit: Callable[[list[Any] | None, Job, str], None], observe: bool = False) -> None:
-    """Run the jobs in parallel (re-scores, or with ``observe`` observations); ``emit(results, job,
-    error)`` on the calling thread as each ends."""
-    stop = threading.Event()
-    bar = Bar(len(jobs), what="observed" if observe else "re-scored")
-
-    def work(job: Job) -> tuple[Any, ...]:
-        if observe:
-            return (observe_grader(store, job.run, job.grader, options=options, tool=tool, cancel=stop.is_set),)
-        return rescore_grader(store, job.run, job.grader, tuple(job.repairs), job.failures, options=options, tool=tool,
-                              cancel=stop.is_set, stated=job.stated, allowed=job.allowed)
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        pending: dict[Future[tuple[Any, ...]], Job] = {pool.submit(work, j): j for j in jobs}
+def tasks_of(store: Store, jobs: list[Job], options: Options, observe: bool,
+             refused: Callable[[Job, str], None]) -> Iterator[Grading]:
+    """Each job as a task carrying its recorded files, read as the executor has room for it; a job
+    whose grading cannot be run goes to ``refused`` instead."""
+    for job in jobs:
         try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    job = pending.pop(fut)
-                    bar.step()
-                    try:
-                        emit(list(fut.result()), job, "")
-                    except Cancelled:
-                        continue
-                    except Exception as exc:  # noqa: BLE001 - one grading's trouble must not stop the batch
-                        emit(None, job, str(exc) or type(exc).__name__)
-        except KeyboardInterrupt:
-            stop.set()
-            for fut in pending:
-                fut.cancel()
-            raise
-        finally:
-            bar.close()
+            yield grading(store, job.run, job.grader, tuple(job.repairs), options=options, allowed=job.allowed,
+                          observe_only=observe)
+        except NotRerunnable as exc:
+            refused(job, str(exc))
+
+
+def run_jobs(store: Store, jobs: list[Job], options: Options, executor: Executor,
+             emit: Callable[[list[Any] | None, Job, str], None], observe: bool = False) -> None:
+    """Run the jobs on ``executor`` (re-scores, or with ``observe`` observations); ``emit(results,
+    job, error)`` on the calling thread as each ends. On Ctrl-C the running sandboxes are killed,
+    what already came back is emitted, and KeyboardInterrupt goes on up."""
+    bar = Bar(len(jobs), what="observed" if observe else "re-scored")
+    by_grading = {f"{job.run.key}#{job.grader}": job for job in jobs}
+
+    def refused(job: Job, error: str) -> None:
+        bar.step()
+        emit(None, job, error)
+
+    def handle(done: Done[Grading]) -> None:
+        job = by_grading[done.task.grading_id]
+        bar.step()
+        if done.error:
+            emit(None, job, done.error)
+            return
+        try:
+            result = read_result(done.result, done.task)
+        except Cancelled:
+            return
+        except Exception as exc:  # noqa: BLE001 - one grading's trouble must not stop the batch
+            emit(None, job, str(exc) or type(exc).__name__)
+            return
+        if observe:
+            emit([result], job, "")
+        else:
+            assert not isinstance(result, Observation)
+            emit(list(rescores(store, job.run, result, job.failures, job.stated)), job, "")
+
+    try:
+        with executor.start(perform, tasks_of(store, jobs, options, observe, refused)) as batch:
+            try:
+                for done in batch:
+                    handle(done)
+            except KeyboardInterrupt:
+                for done in batch.stop():
+                    handle(done)
+                raise
+    finally:
+        bar.close()
+
+
+def sandbox_problems(executor: Executor) -> list[str]:
+    """What keeps the executor's workers from re-scoring (each one's sandbox checked first)."""
+    answers = executor.on_every_worker(worker_check)
+    if not answers:
+        return [f"{executor.where} has no worker"]
+    return [f"{worker}: {problem}" for worker, text in sorted(answers.items()) if (problem := read_worker_check(text))]
 
 
 def cmd_rescore(args: argparse.Namespace) -> int:
     """reviewer rescore."""
     from reviewer.commands.common import resolve_folder
-    from reviewer.rescore.record import save, save_observations
-    from reviewer.rescore.sandbox import require_sandbox
-    from reviewer.store.settings.identity import resolve_reviewer
 
     try:
         repairs = tuple(parse_repair(text) for text in args.repair or ())
@@ -294,12 +325,61 @@ def cmd_rescore(args: argparse.Namespace) -> int:
         print("reviewer rescore: give --failure ID (with or without --repair), --all-proposed alone, or --observe",
               file=sys.stderr)
         return 2
+    if args.cluster and args.jobs:
+        print("reviewer rescore: --jobs is for this machine; on a cluster each worker runs as many re-scores as it has "
+              "threads (dask worker --nthreads)", file=sys.stderr)
+        return 2
     folder = resolve_folder(args.path)
+    executor = open_executor(args)
+    if isinstance(executor, int):
+        return executor
     try:
-        tool = require_sandbox()
-    except SandboxUnavailable as exc:
+        return rescore_on(executor, folder, args, repairs)
+    finally:
+        executor.close()
+
+
+def open_executor(args: argparse.Namespace) -> Executor | int:
+    """Threads here (their sandbox checked), or the cluster (every worker's sandbox checked); the
+    exit status when neither can run a re-score (nothing was run)."""
+    from reviewer.rescore.sandbox import require_sandbox
+
+    if not args.cluster:
+        try:
+            require_sandbox()
+        except SandboxUnavailable as exc:
+            print(plain(f"reviewer rescore: {exc}"), file=sys.stderr)
+            return 3
+        return local_pool(args.jobs or default_jobs())
+    try:
+        executor = connect(args.cluster)
+    except ClusterUnavailable as exc:
         print(plain(f"reviewer rescore: {exc}"), file=sys.stderr)
+        return 1
+    try:
+        problems = sandbox_problems(executor)
+    except Exception as exc:  # noqa: BLE001 - a worker without reviewer, a scheduler gone: said, nothing run
+        executor.close()
+        print(plain(f"reviewer rescore: the workers of {executor.where} could not check their sandbox ({type(exc).__name__}: "
+                    f"{exc}); each needs reviewer installed (pip install 'reviewer[cluster]') and bubblewrap. Nothing was run."),
+              file=sys.stderr)
+        return 1
+    if problems:
+        executor.close()
+        print(plain(f"reviewer rescore: re-scores run only in a bubblewrap sandbox, and on {executor.where} "
+                    f"{count(len(problems), 'worker')} cannot run one (install bubblewrap there). Nothing was run:"),
+              file=sys.stderr)
+        for problem in problems:
+            print(plain(f"  {problem}"), file=sys.stderr)
         return 3
+    return executor
+
+
+def rescore_on(executor: Executor, folder: Path, args: argparse.Namespace, repairs: tuple[Repair, ...]) -> int:
+    """Plan, run on ``executor``, save and print; the exit status."""
+    from reviewer.rescore.record import save, save_observations
+    from reviewer.store.settings.identity import resolve_reviewer
+
     store = SessionStore(folder)
     store.scan()
     reviewer = resolve_reviewer(args.reviewer)
@@ -333,7 +413,7 @@ def cmd_rescore(args: argparse.Namespace) -> int:
             else:
                 print(json.dumps(as_json(r, where), ensure_ascii=True) if args.json else as_line(r, where), flush=True)
 
-    run_jobs(store, planned.jobs, options, tool, args.jobs or os.cpu_count() or 1, emit, observe=args.observe)
+    run_jobs(store, planned.jobs, options, executor, emit, observe=args.observe)
     if planned.blocked and not planned.jobs:
         failed[0] = True
         print(plain(f"reviewer rescore: {count(len(planned.blocked), 'failure')} with a proposed repair, and none can be run:"),
@@ -365,6 +445,17 @@ def observed_line(o: Observation, record: str) -> str:
     return plain(f"{o.grading}: {o.summary()}; saved in {record}")
 
 
+def positive(text: str) -> int:
+    """A count of at least 1 (``-j 0`` is refused by argparse)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return value
+
+
 def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Callable[[argparse.Namespace], int]]:
     """Add ``rescore`` to the command line."""
     p = command_parser(
@@ -384,7 +475,13 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
                         "them where the grader output shows none (all failing gradings, or those of --failure)")
     p.add_argument("--json", action="store_true", help="one JSON object per re-score, a line each")
     p.add_argument("--reviewer", metavar="NAME", help="whose record (default: git user.name, else login)")
-    p.add_argument("--jobs", type=int, metavar="N", help="gradings re-scored at once (default: the number of cores)")
+    p.add_argument("-j", "--jobs", type=positive, metavar="N",
+                   help="gradings re-scored at once on this machine (default: the cores this process may use)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="re-score on the workers of your Dask cluster (its scheduler's address, tcp://HOST:8786), each "
+                        "grading's recorded files sent with it and results saved here; needs pip install "
+                        "'reviewer[cluster]' here and on the workers, and bubblewrap on every worker. --python then "
+                        "names a Python on the workers")
     p.add_argument("--python", metavar="PATH", help="the Python inside the sandbox (default: $REVIEWER_RESCORE_PYTHON, "
                    "else the one running reviewer); it needs what the grader imports (pytest)")
     p.add_argument("--time-limit", type=float, metavar="S", help="wall-clock seconds per run (default: the grader's time_limit)")

@@ -8,9 +8,11 @@ Dask :class:`~distributed.Event` (at most every half second), and returns ``["ok
 ``["error", text]``: work that raises goes back as text too. Scheduling, placement, retries of a
 lost worker are Dask's.
 
-Dask still sends an error it made itself (a worker that cannot import reviewer, a worker lost) as a
-pickled exception the client reads: the workers are the user's, trusted as this machine is. Recorded
-code runs on them only inside the sandbox, with no way to the worker's process.
+The msgpack rule covers results. Dask itself still pickles an error it made (a worker that cannot
+import reviewer, a worker lost) and some messages of its own protocol, which the client reads: the
+workers are the user's, trusted as this machine is, and reached at the address the user gave.
+Recorded code runs on them only inside the sandbox, with no way into the worker's process, and all
+it can put in a result is text inside the JSON document the worker's reviewer writes.
 """
 
 from __future__ import annotations
