@@ -49,11 +49,11 @@ from reviewer.store.sessions.store import SessionStore
 
 EXIT = """exit status:
   0  every re-score (or observation) ran and was saved (whether or not a check flipped)
-  1  a failure is unknown, a grading cannot be re-run, a repair is not one of notation, a record could
-     not be saved, failures had proposed repairs and none could run, or --cluster cannot be used (its
-     extra not installed, no scheduler at ADDRESS): then nothing was run
-  2  bad usage (a --repair that is not KIND:ARGS, --jobs with --cluster), or PATH is not a folder
-  3  no working bubblewrap sandbox here (with --cluster: on a worker, or no worker): nothing was run
+  1  a failure is unknown, a grading cannot be re-run, a repair is not one of notation,
+     a record could not be saved, failures had proposed repairs and none could run, or
+     --cluster cannot be used (the extra not installed, no scheduler at ADDRESS: nothing run)
+  2  bad usage (a --repair that is not KIND:ARGS, -j with --cluster), or PATH is not a folder
+  3  no working bubblewrap sandbox here, or with --cluster on a worker: nothing was run
 130  interrupted (Ctrl-C): the sandboxes were killed, results already back are saved"""
 
 REPAIR_HELP = "a repair, repeatable, applied in order: " + "; ".join(usage(k) for k in RepairKind) + \
