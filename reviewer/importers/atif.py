@@ -62,9 +62,9 @@ from reviewer.importers.atif_log import (
     TrialInfo,
     base_of,
     find_trajectories,
-    inside,
     read_trajectory,
     refs_in,
+    roots_of,
     shown_name,
 )
 from reviewer.importers.chat import apply_write, mark_last, written_path
@@ -611,9 +611,9 @@ def atif_run(found: AtifTrajectory, base: str, rel: str, model: str | None = Non
     """One run for one trajectory."""
     run_id = run_id_of(base, rel)
     turns = Transcript(found).build()
-    if any("steps: the first" in n or "read within the import's budget" in n for n in found.notes):
-        turns.append(TurnSpec("harness", "[transcript cut: the trajectory holds more than an import keeps; "
-                                         + "; ".join(n for n in found.notes if "steps" in n or "budget" in n)[:2000] + "]"))
+    cuts = [n for n in found.notes if "steps: the first" in n or "budget" in n or "left out" in n]
+    if cuts:
+        turns.insert(0, TurnSpec("harness", "[transcript cut: the trajectory holds more than an import keeps; " + "; ".join(cuts)[:2000] + "]"))
     attempt, patch_key, workdir = attempt_of(found)
     graders: list[GraderSpec] = []
     errored = False
@@ -652,7 +652,7 @@ def atif_unit(model: str | None, unit: tuple[str, str]) -> RunSpec:
 
 
 def named_refs(base: str, rel: str) -> list[str]:
-    """The continuation and subagent files a named trajectory names (relative to ``base``); [] when unreadable."""
+    """The continuation and subagent paths a named trajectory names, as written; [] when unreadable."""
     try:
         base_fd = open_folder(Path(base))
     except ImportFailed:
@@ -663,9 +663,7 @@ def named_refs(base: str, rel: str) -> list[str]:
         return []
     finally:
         os.close(base_fd)
-    _looks, refs = refs_in(fd)
-    folder = os.path.dirname(rel)
-    return [t for t in (inside(folder, r) for r in refs) if t is not None and t != rel]
+    return refs_in(fd)[1]
 
 
 def units_of(paths: list[Path]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
@@ -674,7 +672,7 @@ def units_of(paths: list[Path]) -> tuple[list[tuple[str, str]], list[str], list[
     parts: list[str] = []
     skipped: list[str] = []
     seen: set[tuple[str, str]] = set()
-    files: list[tuple[str, str]] = []
+    files: dict[str, list[str]] = {}
     for path in paths:
         try:
             mode = os.lstat(path).st_mode
@@ -693,16 +691,16 @@ def units_of(paths: list[Path]) -> tuple[list[tuple[str, str]], list[str], list[
             skipped += found.skipped
             continue
         base, rel = base_of(path)
-        files.append((base, rel))
-    referenced = {(os.path.abspath(b), r) for b, rel in files for r in named_refs(b, rel)}
-    for base, rel in files:
-        key = (os.path.abspath(base), rel)
-        if key in referenced:
-            parts.append(shown_name(base, rel))
-            continue
-        if key not in seen:
-            seen.add(key)
-            units.append((base, rel))
+        if rel not in files.setdefault(base, []):
+            files[base].append(rel)
+    for base, rels in files.items():
+        roots, named_parts = roots_of(rels, {rel: named_refs(base, rel) for rel in rels})
+        parts += [shown_name(base, r) for r in named_parts]
+        for rel in rels:
+            key = (os.path.abspath(base), rel)
+            if rel in roots and key not in seen:
+                seen.add(key)
+                units.append((base, rel))
     return units, parts, skipped
 
 

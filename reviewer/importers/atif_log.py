@@ -526,15 +526,36 @@ def find_trajectories(folder: Path) -> Found:
                 named[rel] = refs
             elif name not in HARBOR_FILES:
                 out.skipped.append(f"{rel}: not an ATIF trajectory (no ATIF schema_version at its start)")
-    parts: set[str] = set()
-    for rel, refs in named.items():
-        for ref in refs:
-            target = inside(posixpath.dirname(rel), ref)
-            if target is not None and target != rel:
-                parts.add(target)
-    out.roots = sorted(r for r in candidates if r not in parts)
-    out.parts = sorted(r for r in candidates if r in parts)
+    roots, parts = roots_of(candidates, named)
+    out.roots, out.parts = roots, parts
     return out
+
+
+def roots_of(candidates: list[str], refs: dict[str, list[str]]) -> tuple[list[str], list[str]]:
+    """(runs, parts): a trajectory no other one names is a run, and so is the first of a group that
+    only name each other (a loop; a ``trajectory.json`` first); every file the runs reach through
+    their names is a part."""
+    edges = {rel: [t for t in (inside(posixpath.dirname(rel), r) for r in refs.get(rel, [])) if t is not None and t != rel] for rel in candidates}
+    named = {t for targets in edges.values() for t in targets}
+    roots = sorted(r for r in candidates if r not in named)
+    reached: set[str] = set()
+
+    def reach(start: str) -> None:
+        stack = [start]
+        while stack:
+            here = stack.pop()
+            if here in reached:
+                continue
+            reached.add(here)
+            stack.extend(t for t in edges.get(here, []) if t not in reached)
+
+    for root in roots:
+        reach(root)
+    for rel in sorted(candidates, key=lambda r: (posixpath.basename(r) != "trajectory.json", r)):
+        if rel not in reached:
+            roots.append(rel)
+            reach(rel)
+    return sorted(roots), sorted(r for r in candidates if r not in roots)
 
 
 def iter_trajectories(units: list[tuple[str, str]]) -> Iterator[AtifTrajectory]:
