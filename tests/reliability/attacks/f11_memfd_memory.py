@@ -35,6 +35,14 @@ watchdog alone; the code before the fix where ``REVIEWER_BEFORE_FIX_PYTHON`` nam
 cgroup each is stopped at the limit (the cgroup charges shared memory); in the fallback, seccomp
 refuses ``memfd_create`` and ``shmget`` at the first call (nothing held); after each run nothing is
 left held.
+
+A third variant, found by the same pass after the first two were contained: the attacker makes a
+user and mount namespace of its own (nothing refused ``unshare``), mounts a tmpfs there and fills
+files on it: memory held by a mount, in no process's files or mappings. Live: the fallback before
+its fix (no cgroup, no seccomp, no ``--disable-userns``). Contained: bubblewrap's
+``--disable-userns`` (``sandbox.no_new_namespaces``) and, in the fallback, seccomp refusing
+``unshare``, ``setns`` and ``mount`` keep it from making the namespace at all, with the cgroup or
+without: nothing held.
 """
 
 from __future__ import annotations
@@ -140,8 +148,31 @@ ctypes.memset(address, 1, chunk << 20)
 libc.shmdt(address)  # detached: in no process's mappings
 """)
 
+OWN_MOUNT = holder("""
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+uid, gid = os.getuid(), os.getgid()
+try:
+    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS: root of a namespace of its own
+        raise OSError(ctypes.get_errno(), "unshare: " + os.strerror(ctypes.get_errno()))
+    for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as fh:
+            fh.write(text)
+    os.makedirs("/sandbox/tmp/own", exist_ok=True)
+    if libc.mount(b"none", b"/sandbox/tmp/own", b"tmpfs", 0, b"size=16g") != 0:
+        raise OSError(ctypes.get_errno(), "mount: " + os.strerror(ctypes.get_errno()))
+except OSError as exc:
+    print("refused at", 0, exc, flush=True)
+    sys.exit(3)
+""", """
+fd = os.open(f"/sandbox/tmp/own/f{held}", os.O_CREAT | os.O_WRONLY, 0o600)
+os.posix_fallocate(fd, 0, chunk << 20)  # on a mount of its own: in no file or mapping of a process
+os.close(fd)
+""")
+
 VARIANTS = {"in_flight": ("a memory file in flight (sent over a unix socket, closed)", IN_FLIGHT),
-            "sysv": ("System V shared memory (attached, filled, detached)", SYSV)}
+            "sysv": ("System V shared memory (attached, filled, detached)", SYSV),
+            "own_mount": ("a tmpfs of its own, in a user and mount namespace of its own", OWN_MOUNT)}
 """Memory the attacker holds in no file or mapping of a process: (what it is, the attacker)."""
 
 RUNNER = r"""
@@ -188,6 +219,8 @@ if mode in ("reference", "fallback", "watchdog") and hasattr(sandbox, "own_cgrou
     sandbox.own_cgroup = lambda controller: None
 if mode in ("reference", "watchdog") and hasattr(sandbox, "seccomp_filter"):
     sandbox.seccomp_filter = lambda machine=None: b""
+if mode in ("reference", "watchdog") and hasattr(sandbox, "no_new_namespaces"):
+    sandbox.no_new_namespaces = lambda tool: []
 if mode == "reference" and hasattr(sandbox, "tree_memory"):
     sandbox.tree_memory = tree_rss
 tool = sandbox.require_sandbox()
@@ -353,8 +386,12 @@ def check(work: Path) -> Outcome:
             "fallback": attack(sys.executable, "fallback", ATTACK_MIB, f"{name}-fallback", attacker),
         }
         live = live and escaped(runs["old"])
-        contained = (contained and stopped(runs["guard"]) and refused(runs["fallback"]) and runs["fallback"]["said_held_mib"] == 0
-                     and all(seen["left_held_mib"] < CHUNK_MIB for seen in runs.values()))
+        if name == "own_mount":  # no namespace of its own, with a cgroup or without: refused before any memory is held
+            kept_out = all(seen["said_held_mib"] == 0 and seen["exit_status"] == 3 and seen["peak_held_mib"] <= LIMIT_MIB
+                           for seen in (runs["guard"], runs["fallback"]))
+        else:
+            kept_out = stopped(runs["guard"]) and refused(runs["fallback"]) and runs["fallback"]["said_held_mib"] == 0
+        contained = contained and kept_out and all(seen["left_held_mib"] < CHUNK_MIB for seen in runs.values())
 
     def line(name: str, seen: dict[str, Any], words: bool = True) -> str:
         return (f"{name}: held {seen['peak_held_mib']} MiB at most (it said {seen['said_held_mib']}), over the "
