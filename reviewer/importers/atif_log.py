@@ -422,9 +422,11 @@ def read_subagent_files(base_fd: int, base: str, rel_dir: str, found: AtifTrajec
 # ---- finding the trajectories of a folder -------------------------------------------------
 
 
-def refs_in(fd: int) -> tuple[bool, list[str]]:
+def refs_in(fd: int, candidate: bool = True) -> tuple[bool, list[str]]:
     """(looks like ATIF, the continuation and subagent paths it names) of an open file, read a
-    megabyte at a time (closed afterwards). Names are found by their key, not by parsing."""
+    megabyte at a time (closed afterwards). Names are found by their key, not by parsing. A file
+    that is not a ``candidate`` by its name is read no further than its first 64 KiB when they
+    do not look like ATIF."""
     refs: dict[str, None] = {}
     head = b""
     tail = b""
@@ -435,6 +437,8 @@ def refs_in(fd: int) -> tuple[bool, list[str]]:
                 break
             if len(head) < SNIFF:
                 head += chunk[: SNIFF - len(head)]
+                if len(head) >= SNIFF and not candidate and SNIFFED.search(head) is None:
+                    break
             window = tail + chunk
             for key in REF_KEYS:
                 at = window.find(key)
@@ -520,7 +524,7 @@ def find_trajectories(folder: Path) -> Found:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 os.close(fd)
                 continue
-            looks, refs = refs_in(fd)
+            looks, refs = refs_in(fd, name.startswith("trajectory"))
             if looks or name.startswith("trajectory"):
                 candidates.append(rel)
                 named[rel] = refs
