@@ -17,7 +17,6 @@ trials, and says in both cut runs' transcripts that steps were left out.
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -25,27 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from attacks import Outcome
+from attacks.f07_import_bombs import RSS_LIMIT, SAFETY_AS, limit_memory, measured, reviewer_cmd
 
 FINDING = 22
 TITLE = "an ATIF trajectory of 200 MiB of empty steps, and one of a million steps, in a Harbor job folder"
 BOMB_BYTES = 200 << 20
 MILLION = 1_000_000
-RSS_LIMIT = 1 << 30
-SAFETY_AS = 3 << 30  # the import's address space is capped so a regression cannot take the machine down
 SESSION = "atif-bomb"
-
-MEASURE = """
-import resource, subprocess, sys, time
-limit = int(sys.argv[1])
-def cap():
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-started = time.monotonic()
-done = subprocess.run(sys.argv[2:], capture_output=True, text=True, preexec_fn=cap)
-seconds = time.monotonic() - started
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-print(done.returncode, peak, round(seconds, 2))
-sys.stderr.write(done.stdout + done.stderr)
-"""
 
 PLAIN_PARSE = "import json, sys; json.load(open(sys.argv[1], encoding='utf-8')); print('parsed')"
 HEAD = {"schema_version": "ATIF-v1.7", "session_id": "bomb", "agent": {"name": "terminus-2", "version": "2.0.0", "model_name": "m"}}
@@ -88,23 +73,6 @@ def ordinary(path: Path) -> None:
              {"step_id": 2, "source": "agent", "message": "hi", "tool_calls": [{"tool_call_id": "a", "function_name": "Write",
                                                                                "arguments": {"file_path": "hi.txt", "content": "hi\n"}}]}]
     path.write_text(json.dumps({**HEAD, "steps": steps}))
-
-
-def limit_memory() -> None:
-    """In the child: at most 1 GiB of address space."""
-    resource.setrlimit(resource.RLIMIT_AS, (RSS_LIMIT, RSS_LIMIT))
-
-
-def reviewer_cmd(*argv: str) -> list[str]:
-    """The real command line."""
-    return [sys.executable, "-c", "import sys; from reviewer.cli import main; sys.exit(main(sys.argv[1:]))", *argv]
-
-
-def measured(argv: list[str], limit: int) -> tuple[int, int, float, str]:
-    """(exit status, peak RSS in bytes, seconds, output) of ``argv`` run in a child process."""
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(limit), *argv], check=False, capture_output=True, text=True, timeout=900)
-    code, peak, seconds = done.stdout.split()
-    return int(code), int(peak), float(seconds), done.stderr.strip()
 
 
 def first_turns(into: Path, run: str) -> str:
