@@ -28,7 +28,6 @@ from reviewer.model.sanitize import plain
 from reviewer.review.outcome import Outcome, tell
 from reviewer.review.rescoring import Finished, Plan, Refusal, Rescoring, Shown
 from reviewer.ui.bindings import BY_ID, CONFIRM_BINDINGS, key_label
-from reviewer.ui.widgets.rescore_strip import RescoreStrip
 
 if TYPE_CHECKING:
     from reviewer.ui.screens.review import ReviewScreen
@@ -201,7 +200,7 @@ class RescoreFlow:
             if self.clock is not None:
                 self.clock.stop()
                 self.clock = None
-            self.screen.query_one(RescoreStrip).done()
+            self.screen.rescore_strip.done()
             self.screen.act(self.rescoring.finish(message.finished))
             self.draw()
         elif isinstance(message, RecordRead):
@@ -228,7 +227,7 @@ class RescoreFlow:
     def tick(self) -> None:
         """Redraw the strip (progress and elapsed time)."""
         running = self.rescoring.running
-        strip = self.screen.query_one(RescoreStrip)
+        strip = self.screen.rescore_strip
         if running is None:
             strip.done()
             return

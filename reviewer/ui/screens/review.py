@@ -59,16 +59,17 @@ class ReviewScreen(Screen[None]):
         self.rescores = RescoreFlow(self)
         # held: a query walks every widget of the screen, and finds none once the app has closed
         self.workspace, self.status_bar, self.nav_panel = Workspace(), StatusBar(), NavigatorPanel(self.run_list)
+        self.find_bar, self.rescore_strip, self.main = FindBar(), RescoreStrip(), Horizontal(id="main")
         self.symbols: Mapping[str, str] = {}  # the theme's verdict symbols (the app keeps them current)
         self.resumed = False  # on top before (the first time, see on_screen_resume)
 
     def compose(self) -> ComposeResult:
         """Run list beside the panes; find bar, status line and footer below."""
-        with Horizontal(id="main"):
+        with self.main:
             yield self.nav_panel
             yield self.workspace
-        yield FindBar()
-        yield RescoreStrip()
+        yield self.find_bar
+        yield self.rescore_strip
         yield self.status_bar
         yield KeyBar()
 
@@ -141,7 +142,7 @@ class ReviewScreen(Screen[None]):
 
     def warn(self, warnings: list[BarWarning], dismiss_keys: str) -> None:
         """Show the warning bar at the top."""
-        self.mount(WarningBar(warnings, dismiss_keys), before=self.query_one("#main"))
+        self.mount(WarningBar(warnings, dismiss_keys), before=self.main)
 
     # ---- keys that act on the session ----------------------------------------------------------
 
@@ -395,4 +396,4 @@ class ReviewScreen(Screen[None]):
         if found is None:
             self.act(tell("Find works in the Brief, Code, Grader and Transcript panes."))
         else:
-            await self.query_one(FindBar).open(*found)
+            await self.find_bar.open(*found)
