@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -191,66 +190,63 @@ async def test_the_first_screen_is_plain_and_its_markdown_and_colours_follow_its
         assert not app.notes, app.notes
 
 
-class LateChild:
+class ReadingChild:
     """Stands for the child reading a folder without an index cache (a test worker has threads, so
-    no child is forked here): done ``after`` seconds after ``start``."""
+    no child is forked here). It is done when the test says so (:meth:`finish`), never by the
+    clock; ``done_when_waited_for``: as soon as the screen waits for it (a child that finishes
+    within the screen's wait)."""
 
-    def __init__(self, after: float) -> None:
-        self.after, self.started = after, None
+    def __init__(self, done_when_waited_for: bool = False) -> None:
+        self.done = threading.Event()
+        self.done_when_waited_for = done_when_waited_for
+        self.waited_for: list[float] = []
 
-    def start(self) -> None:
-        self.started = time.monotonic()
+    def finish(self) -> None:
+        self.done.set()
 
     def finished(self, within: float = 0.0) -> bool:
-        deadline = time.monotonic() + within
-        while self.started is None or time.monotonic() < self.started + self.after:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.002)
-        return True
+        self.waited_for.append(within)
+        if within > 0 and self.done_when_waited_for:
+            self.done.set()
+        return self.done.is_set()
 
     def wait(self) -> bool:
-        return self.finished(within=60)
+        return self.done.wait(60)
 
 
 @sync
 async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_paint_without_it(basic: Path) -> None:
     # a folder without an index cache is read by a child on the other core, mostly done as the
     # screen is ready: painting without it cost an empty frame, a worker's hop, then the failure's
-    session, _ = build_session(SessionStore(basic))
-    child = LateChild(0.1)
+    # (a failure asked for may be anywhere: the screen does not open among the first runs)
+    session, _ = build_session(SessionStore(basic), start_failure="s2/connected--model-c#oracle:edges")
+    child = ReadingChild(done_when_waited_for=True)
     early = EarlyScan(session, child)  # type: ignore[arg-type]
     early.begin()  # as the launcher does once the UI is imported: the child is not done
     assert not early.future.done()
-    app = recording(app_for(session, None, None, [], early=early))
-    screen, drawn = app.review_screen, []
-    compose, draw = screen.compose, screen.run_list.render_line
-
-    def composing():  # type: ignore[no-untyped-def]
-        child.start()  # done 0.1 s after the screen is made
-        return compose()
+    app, drawn = recording(app_for(session, None, None, [], early=early)), []
+    draw = app.review_screen.run_list.render_line
 
     def watched(y: int):  # type: ignore[no-untyped-def]
         drawn.append(session.shown.selection.failure_id if session.shown else "")
         return draw(y)
 
-    screen.compose, screen.run_list.render_line = composing, watched  # type: ignore[method-assign]
-    assert first_screen.SCAN_WAIT_SECONDS > 0.1
+    app.review_screen.run_list.render_line = watched  # type: ignore[method-assign]
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
-        assert drawn[0], drawn[:5]  # the first row drawn already had the failure beside it
+        assert drawn[0] == "s2/connected--model-c#oracle:edges", drawn[:5]  # with the failure beside it
+        assert first_screen.SCAN_WAIT_SECONDS in child.waited_for  # the screen waited for the child
         assert not [t for t in threading.enumerate() if t.name == "early-scan"]  # read in the app's thread
 
 
-def headed(folder: Path, after: float) -> tuple:  # type: ignore[type-arg]
-    """An app whose launcher's child is still reading the folder when the screen is ready (done
-    ``after`` seconds after the app is made), and the ids beside each row the run list drew."""
+def headed(folder: Path) -> tuple:  # type: ignore[type-arg]
+    """An app whose launcher's child is still reading the folder when the screen is ready (until
+    the test calls its ``finish``), the ids beside each row the run list drew, and the child."""
     session, _ = build_session(SessionStore(folder), "alice")
-    child = LateChild(after)
+    child = ReadingChild()
     early = EarlyScan(session, child)  # type: ignore[arg-type]
-    child.start()
     app = recording(app_for(session, None, None, [], early=early))
-    return app, session, watch_rows(app)
+    return app, session, watch_rows(app), child
 
 
 @sync
@@ -259,7 +255,7 @@ async def test_a_child_still_reading_leaves_the_first_screen_to_the_folders_firs
     # 10,000 runs without an index cache: the child read them for 1.1 s while the screen waited;
     # the first screen now opens among the first runs by name, and the whole list follows
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
-    app, session, drawn = headed(basic, 1.0)
+    app, session, drawn, child = headed(basic)
     loads = []
     load = session.labeller.labels.load
 
@@ -280,8 +276,9 @@ async def test_a_child_still_reading_leaves_the_first_screen_to_the_folders_firs
         assert "1+ runs" in str(header.content)  # the first runs only, more to come
         await pilot.press("s")  # labelled before the whole list is read: kept, not loaded over
         await until(app, pilot, lambda: session.decisions.verdict(first), what="the label", settled=False)
-        assert not session.folder.scanned, "the child was done before the label"
-        await until(app, pilot, lambda: session.folder.scanned, what="the whole list", timeout=10)
+        assert not session.folder.scanned
+        child.finish()
+        await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
         await settle(app, pilot)
         assert len(session.folder.runs) == 5 and not session.folder.partial
         assert "5 runs" in str(header.content) and "+" not in str(header.content)
@@ -297,13 +294,14 @@ async def test_a_head_without_a_failure_shows_its_first_run_until_the_whole_list
     write_session(basic, "a0", [Spec("passing", outcome="pass", checks=[{"key": "TestToRoman", "status": "pass"}],
                                      output="ok\n")])
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
-    app, session, drawn = headed(basic, 0.8)
+    app, session, drawn, child = headed(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: session.shown is not None, what="the first run drawn", settled=False)
         assert session.shown is not None and session.shown.selection.run_key == "a0/passing"
         assert not session.folder.scanned
+        child.finish()
         await until(app, pilot, lambda: session.shown is not None and session.shown.selection.failure_id,
-                    what="the first failure, once the whole list is read", timeout=10)
+                    what="the first failure, once the whole list is read")
         assert session.shown is not None
         assert session.shown.selection.failure_id == "s1/roman-go--model-a#heldout:TestToRoman"
         await settle(app, pilot)
@@ -405,11 +403,13 @@ async def test_a_head_where_nothing_loaded_is_left_to_the_whole_scan(tmp_path: P
     write_session(root, "a0", [Spec("b-good")])
     (root / "a0" / "runs" / "a-broken").mkdir()
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
-    app, session, drawn = headed(root, 0.5)
+    app, session, drawn, child = headed(root)
     heads = []
     take_head = session.folder.take_head
     session.folder.take_head = lambda scan: heads.append(scan) or take_head(scan)  # type: ignore[method-assign]
     async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: drawn, what="the first frame", settled=False)
+        child.finish()
         await until(app, pilot, lambda: session.shown is not None and session.folder.scanned, what="the first failure")
         assert not heads and drawn[0] == ""  # no head: drawn while the child read, as without one
         assert session.shown is not None and session.shown.selection.run_key == "a0/b-good"
