@@ -6,13 +6,13 @@ alice decides every failure but three, bob a dozen of them, disagreeing with her
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+
+from sessionkit import example_corpus
 
 from reviewer.model.label import Verdict
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
-from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def alice_verdict(failure_id: str) -> tuple[Verdict, tuple[str, ...], str] | Non
 
 def labelled_corpus(root: Path) -> Path:
     """Copy the bundled corpus to ``root`` and label it as alice and bob (returns ``root``)."""
-    shutil.copytree(bundled_sessions(), root, ignore=shutil.ignore_patterns("labels"))
+    example_corpus(root)
     store = SessionStore(root)
     store.scan()
     alice = Labeller(store, LabelStore(root, "alice"), clock=lambda: CLOCK)

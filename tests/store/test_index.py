@@ -13,6 +13,7 @@ import pytest
 import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sessionkit import example_corpus
 
 from reviewer.commands.export import FIELDS, collect, render, render_toml
 from reviewer.model import Failure, Run
@@ -38,7 +39,7 @@ def no_racy_wait(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A copy of the example corpus (grader output parsed by every parser)."""
-    return Path(shutil.copytree(REPO / "sessions", tmp_path / "corpus", symlinks=True))
+    return example_corpus(tmp_path / "corpus")
 
 
 def write_run(root: Path, run_id: str, output: str = GO_OUTPUT, session: str = "s1") -> Path:

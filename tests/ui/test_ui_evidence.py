@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from rich.text import Text
+from sessionkit import example_corpus, example_corpus_built
 from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE, HOSTILE_SHOWN, Spec, write_session
@@ -17,7 +17,6 @@ from reviewer.store.config import Settings
 from reviewer.store.labelfile import parse_labels
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
-from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.screens.clusters import ClustersScreen
 from reviewer.ui.screens.confirm import ConfirmScreen
@@ -32,10 +31,9 @@ NUMERAL = "pounce-2026-11/roman-go--cobalt-mini#heldout:TestHeldOutToRoman"
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A private copy of the example corpus (labels written in a test stay in tmp_path)."""
-    source = bundled_sessions()
-    if not any(source.glob("*/runs/*/run.toml")):
+    if not example_corpus_built():
         pytest.skip("the example corpus is not built")
-    return Path(shutil.copytree(source, tmp_path / "sessions", ignore=shutil.ignore_patterns("labels")))
+    return example_corpus(tmp_path / "sessions")
 
 
 def on_disk(folder: Path, session: str, reviewer: str = "alice") -> dict[str, str]:

@@ -5,13 +5,13 @@ screen paints, not each after a worker's message, when a half-done screen would 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus, example_corpus_built
 from textual import events
 from textual.widgets import Static
 from uihelp import recording, settle, sync, until
@@ -19,7 +19,6 @@ from uikit import Spec, write_session
 
 import reviewer.ui.first_screen as first_screen
 import reviewer.ui.launch as launch
-from reviewer.store.paths import bundled_sessions
 from reviewer.store.sessions import SessionStore
 from reviewer.ui.launch import EarlyScan, app_for, build_session
 from reviewer.ui.widgets.chrome import Legend
@@ -75,11 +74,10 @@ async def test_a_long_first_seek_is_left_to_a_worker(basic: Path, monkeypatch: p
 
 @sync
 async def test_the_first_screen_keeps_the_list_at_its_top_when_the_cursor_fits(tmp_path: Path) -> None:
-    source = bundled_sessions()  # its first failure's run is below two group headers and a passing run
-    if not any(source.glob("*/runs/*/run.toml")):
+    # the example corpus's first failure's run is below two group headers and a passing run
+    if not example_corpus_built():
         pytest.skip("the example corpus is not built")
-    app, session, drawn = opened(Path(shutil.copytree(source, tmp_path / "sessions",
-                                                      ignore=shutil.ignore_patterns("labels"))))
+    app, session, drawn = opened(example_corpus(tmp_path / "sessions"))
     async with app.run_test(size=(160, 48)) as pilot:
         await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
         runs = app.review_screen.run_list

@@ -8,10 +8,10 @@ when the failure is opened again.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 from textual.widgets import Button, Static, TextArea
 from uihelp import make_app, press, settle, sync, until
 
@@ -32,9 +32,7 @@ SUMMARY = "1/6 -> 3/6 with value true->yes under connected"
 
 def corpus(tmp_path: Path) -> Path:
     """A private copy of the bundled corpus (the record is written into it)."""
-    dest = tmp_path / "corpus" / "sessions"
-    shutil.copytree(REPO / "sessions", dest, symlinks=True)
-    return dest
+    return example_corpus(tmp_path / "corpus" / "sessions")
 
 
 def need_sandbox() -> None:
