@@ -12,7 +12,7 @@ from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.reviewers import Reviewers, ReviewersSnapshot
 from reviewer.review.selection import Selection
 from reviewer.review.walking import Walking
-from reviewer.review.walks import Place
+from reviewer.review.walks import ListedRuns
 from reviewer.store.labeller import Labeller
 from reviewer.store.protocol import Store
 
@@ -27,14 +27,14 @@ class Team:
         self.git = git
         self.walking = walking
 
-    def take(self, snapshot: ReviewersSnapshot, place: Place, here: Selection) -> Outcome:
+    def take(self, snapshot: ReviewersSnapshot, listed: ListedRuns, here: Selection) -> Outcome:
         """The other reviewers' labels were read; enter the disagreements walk when it was asked for."""
         errors = self.reviewers.take(snapshot)
         out = NOTHING
         if errors:
             out = tell("Some labels files could not be read: " + one_line("; ".join(errors), 400), "Reviewers", "warning")
         if self.walking.want_disagreements:
-            out = out.then(self.walking.follow_disagreements(snapshot, place, here))
+            out = out.then(self.walking.follow_disagreements(snapshot, listed, here))
         return out.then(doing(Work.RELABEL))
 
     def toggle_disagreements(self) -> Outcome:

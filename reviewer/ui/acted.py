@@ -16,15 +16,11 @@ class Acted(Message):
 
     Attributes:
         outcome: what the session answered.
-        kind: how to follow a move that needs counting: ``step``, ``unlabelled`` or ``open``.
-        step: the direction of a step.
     """
 
-    def __init__(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
+    def __init__(self, outcome: Outcome) -> None:
         super().__init__()
         self.outcome = outcome
-        self.kind = kind
-        self.step = step
 
 
 def tell(app: App[Any], notice: Notice) -> None:

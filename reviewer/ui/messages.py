@@ -14,12 +14,11 @@ from textual.message import Message
 from reviewer.model import LoadError, Run
 from reviewer.review.folder import Scan
 from reviewer.review.listing import Tally
+from reviewer.review.moves import Arrival
 from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.rows import Rows
-from reviewer.review.selection import Move, Selection
 from reviewer.review.session import ReviewSession
-from reviewer.review.view import FailureView
 from reviewer.store.sessions import Changes
 from reviewer.ui.render.panes import Rendered
 
@@ -63,28 +62,14 @@ class Counted(Found):
         return session.folder.counted(self.counted, self.errors, self.done)
 
 
-class Seeked(Message):
-    """A move that needed uncounted runs, answered, with what was counted on the way."""
+class Moved(Message):
+    """A move was carried out (:meth:`ReviewSession.carry_out`): what it counted and the view where
+    it landed, its heavy parts rendered (``rendered`` None: no view)."""
 
-    def __init__(self, kind: str, asked: Selection, move: Move, found: dict[str, tuple[str, ...]]) -> None:
+    def __init__(self, arrival: Arrival, rendered: Rendered | None) -> None:
         super().__init__()
-        self.kind = kind
-        self.asked = asked
-        self.move = move
-        self.found = found
-
-
-class ViewReady(Message):
-    """A selection's view was read and its heavy parts rendered."""
-
-    def __init__(self, view: FailureView, rendered: Rendered) -> None:
-        super().__init__()
-        self.view = view
+        self.arrival = arrival
         self.rendered = rendered
-
-    def can_replace(self, message: Message) -> bool:
-        """Only the newest view matters."""
-        return isinstance(message, ViewReady)
 
 
 class Coloured(Message):
@@ -125,7 +110,7 @@ class Tallied(Found):
 
     def take(self, session: ReviewSession) -> Outcome:
         """The totals, if the list is still the same (the status line is redrawn after any take)."""
-        session.totals.take(self.order, self.tally, session)
+        session.totals.take(self.order, self.tally, session.folder.listing.order)
         return NOTHING
 
 
@@ -150,7 +135,7 @@ class ReviewersRead(Found):
 
     def take(self, session: ReviewSession) -> Outcome:
         """Everyone's labels (the disagreements walk starts here when asked for)."""
-        return session.team.take(self.snapshot, session.place(), session.selection)
+        return session.team.take(self.snapshot, session.listed_runs(), session.selection)
 
 
 class RepoRead(Found):

@@ -17,10 +17,11 @@ from textual.widgets import Static
 from uihelp import recording, settle, sync, until
 from uikit import Spec, write_session
 
-import reviewer.ui.first_screen as first_screen
-import reviewer.ui.launch as launch
+import reviewer.ui.startup.early_scan as early_scan
+import reviewer.ui.startup.first_screen as first_screen
 from reviewer.store.sessions import SessionStore
-from reviewer.ui.launch import EarlyScan, app_for, build_session
+from reviewer.ui.launch import app_for, build_session
+from reviewer.ui.startup.early_scan import EarlyScan
 from reviewer.ui.widgets.chrome import Legend
 
 
@@ -62,7 +63,7 @@ async def test_the_run_list_is_first_drawn_with_the_first_failure_in_the_panes(b
 
 @sync
 async def test_a_long_first_seek_is_left_to_a_worker(basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(first_screen, "SEEK_SECONDS", -1.0)  # every seek is over its time at once
+    monkeypatch.setattr(first_screen, "SEEK_SECONDS", -1.0)  # the opening move is over its time at once
     app, session, drawn = opened(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: session.shown is not None, what="the first failure, from the worker")
@@ -115,7 +116,7 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     warm, _ = build_session(SessionStore(basic))
     done, thread, again = scanned_in(warm)
     assert done and thread == threading.current_thread().name and again == keys
-    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows:
+    monkeypatch.setattr(early_scan, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows:
     big, _ = build_session(SessionStore(basic))  # the first screen reads the first runs, then a thread the rest
     early = EarlyScan(big)
     early.begin()  # as the launcher does once the UI is imported
@@ -128,7 +129,8 @@ FIRST_DRAW_PROBE = """
 import asyncio, sys
 from pathlib import Path
 from reviewer.store.sessions import SessionStore
-from reviewer.ui.launch import EarlyScan, app_for, build_session
+from reviewer.ui.launch import app_for, build_session
+from reviewer.ui.startup.early_scan import EarlyScan
 
 session, _ = build_session(SessionStore(Path(sys.argv[1])))
 early = EarlyScan(session)
@@ -378,7 +380,7 @@ async def test_a_big_index_cache_is_read_after_the_first_runs_are_painted(
     cold = SessionStore(basic)
     cold.scan()
     assert cold.save_index()
-    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)
+    monkeypatch.setattr(early_scan, "READ_AT_ONCE", 100)
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 2)
     session, _ = build_session(SessionStore(basic), "alice")
     early = EarlyScan(session)
@@ -420,13 +422,13 @@ async def test_a_head_where_nothing_loaded_is_left_to_the_whole_scan(tmp_path: P
 async def test_a_folder_too_small_for_a_child_opens_among_its_first_runs_and_reads_the_rest_after(
         basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 1,000 runs without an index cache: no child (it slowed the first screen by 8 %), a head
-    monkeypatch.setattr(launch, "HEAD_FROM", 5)
+    monkeypatch.setattr(early_scan, "HEAD_FROM", 5)
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 2)
     session, _ = build_session(SessionStore(basic), "alice")
     early = EarlyScan(session)
     assert early.pending() and not early.begun  # nothing read before the screen
     small, _ = build_session(SessionStore(basic), "alice")
-    monkeypatch.setattr(launch, "HEAD_FROM", 6)
+    monkeypatch.setattr(early_scan, "HEAD_FROM", 6)
     assert not EarlyScan(small).pending()  # five runs: read beside the UI's start, as before
     app = recording(app_for(session, None, None, [], early=early))
     drawn = watch_rows(app, lambda: (session.shown.selection.failure_id if session.shown else "",

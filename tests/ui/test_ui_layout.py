@@ -198,10 +198,14 @@ async def test_search_filters_runs_and_escape_clears(basic: Path) -> None:
         await until(app, pilot, lambda: nav.order == ["s2/connected--model-c"], what="the filtered list")
         assert nav.order == ["s2/connected--model-c"]
         assert app.session.selection.run_key == "s1/roman-go--model-a"  # typing j/k letters did not navigate
-        await press(app, pilot, "enter")
+        await press(app, pilot, "enter")  # the first match's failure opens (the list alone used to change)
         assert isinstance(app.focused, RunNavigator)
+        first = "s2/connected--model-c#oracle:connected"
+        assert app.session.selection.failure_id == first
+        assert app.session.shown is not None and app.session.shown.selection.failure_id == first
+        assert nav.current == "s2/connected--model-c"
         await press(app, pilot, "j")
-        assert app.session.selection.run_key == "s2/connected--model-c"
+        assert app.session.selection.failure_id == "s2/connected--model-c#oracle:edges"
         await press(app, pilot, "slash", "escape")
         assert len(nav.order) == 5
 

@@ -138,7 +138,7 @@ class ClustersScreen(ModalScreen[None]):
     def walk(self, cluster: Cluster | None) -> None:
         """Make j/k walk a cluster (None: every failure)."""
         session = self.session
-        self.app.post_message(Acted(session.walking.follow_cluster(cluster, session.place(), session.selection)))
+        self.app.post_message(Acted(session.walking.follow_cluster(cluster, session.listed_runs(), session.selection)))
 
     def current(self) -> Cluster | None:
         """The cluster under the cursor."""

@@ -102,9 +102,9 @@ class ReviewScreen(Screen[None]):
         """The per-line caps of the Code and Grader panes (``e`` raises them)."""
         return self.workspace.caps
 
-    def act(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
+    def act(self, outcome: Outcome) -> None:
         """Hand an outcome to the app."""
-        self.post_message(Acted(outcome, kind, step))
+        self.post_message(Acted(outcome))
 
     # ---- drawing -----------------------------------------------------------------------------
 
@@ -148,19 +148,19 @@ class ReviewScreen(Screen[None]):
 
     def action_next_failure(self) -> None:
         """``j``."""
-        self.act(Outcome(move=self.session.step(1)), "step", 1)
+        self.act(Outcome(move=self.session.step(1)))
 
     def action_prev_failure(self) -> None:
         """``k``."""
-        self.act(Outcome(move=self.session.step(-1)), "step", -1)
+        self.act(Outcome(move=self.session.step(-1)))
 
     def action_next_run(self) -> None:
         """``J``."""
-        self.act(Outcome(move=self.session.step_run(1)), "open")
+        self.act(Outcome(move=self.session.step_run(1)))
 
     def action_prev_run(self) -> None:
         """``K``."""
-        self.act(Outcome(move=self.session.step_run(-1)), "open")
+        self.act(Outcome(move=self.session.step_run(-1)))
 
     def action_transcript_forward(self) -> None:
         """``l``."""
@@ -194,15 +194,15 @@ class ReviewScreen(Screen[None]):
 
     def action_label_specification(self) -> None:
         """``s``: the checker demanded something the brief never stated."""
-        self.act(self.rescores.label(Verdict.SPECIFICATION, "Specification"), "unlabelled")
+        self.act(self.rescores.label(Verdict.SPECIFICATION, "Specification"))
 
     def action_label_capability(self) -> None:
         """``c``: the model really got it wrong."""
-        self.act(self.rescores.label(Verdict.CAPABILITY, "Capability"), "unlabelled")
+        self.act(self.rescores.label(Verdict.CAPABILITY, "Capability"))
 
     def action_defer(self) -> None:
         """``space``: unsure; skip it for now."""
-        self.act(self.session.label(Verdict.DEFERRED, "Defer"), "unlabelled")
+        self.act(self.session.label(Verdict.DEFERRED, "Defer"))
 
     def action_clear_label(self) -> None:
         """``x``."""
@@ -288,10 +288,8 @@ class ReviewScreen(Screen[None]):
     # ---- clicks ------------------------------------------------------------------------------------
 
     def on_navigator_panel_searched(self, message: NavigatorPanel.Searched) -> None:
-        """The run search changed."""
-        if message.text != self.session.folder.listing.search:
-            self.session.folder.listing.search = message.text
-            self.act(doing(Work.LIST))
+        """The run search changed; enter opens the first match's failure."""
+        self.act(self.session.search(message.text, message.submitted))
 
     def on_run_navigator_group_toggled(self, message: RunNavigator.GroupToggled) -> None:
         """A group of the run list was folded or unfolded."""
@@ -301,7 +299,7 @@ class ReviewScreen(Screen[None]):
     def on_run_navigator_run_chosen(self, message: RunNavigator.RunChosen) -> None:
         """A run was picked in the list."""
         if message.run_key != self.session.selection.run_key:
-            self.act(Outcome(move=self.session.open_run(message.run_key)), "open")
+            self.act(Outcome(move=self.session.open_run(message.run_key)))
 
     def on_file_bar_picked(self, message: FileBar.Picked) -> None:
         """A file name was clicked."""
