@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from textual.highlight import HighlightTheme
 
 Post = Callable[[Message], object]
+SCAN_POLL_SECONDS = 0.05
+"""How often the scan worker, waiting for the launcher's scan, looks whether it was cancelled."""
 COUNT_BATCH_SECONDS = 0.25
 """How often counted failures are handed to the screen while counting (at least)."""
 COUNT_BATCH_RUNS = 40_000
@@ -45,8 +47,21 @@ def cancelled() -> bool:
 
 
 def scan(session: ReviewSession, early: "Future[Scan] | None", post: Post) -> None:
-    """Scan the folder and load this reviewer's labels (or take the scan the launcher began)."""
-    post(messages.Scanned(early.result() if early is not None else session.folder.read_scan(session.identity)))
+    """Scan the folder and load this reviewer's labels, or take the scan the launcher began (waited
+    for while the worker is not cancelled: after a head, the rest is read only once the first screen
+    is painted, and a reviewer who quits before never gets it)."""
+    if early is None:
+        post(messages.Scanned(session.folder.read_scan(session.identity)))
+        return
+    while True:
+        try:
+            scanned = early.result(timeout=SCAN_POLL_SECONDS)
+        except TimeoutError:
+            if cancelled():
+                return
+            continue
+        post(messages.Scanned(scanned))
+        return
 
 
 def count(session: ReviewSession, keys: list[str], post: Post) -> None:

@@ -4,6 +4,7 @@ screen paints, not each after a worker's message, when a half-done screen would 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -437,3 +438,26 @@ async def test_a_folder_too_small_for_a_child_opens_among_its_first_runs_and_rea
         await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
         assert drawn[0] == ("s1/roman-go--model-a#heldout:TestToRoman", 2)
         assert len(session.folder.runs) == 5 and not app.notes
+
+
+def test_quitting_before_the_rest_of_a_head_is_read_leaves_no_worker_waiting_for_it(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scan worker waited on the launcher's scan with no end: after a head, the rest is read once
+    # the first screen is painted, and a reviewer who quit before kept a thread (or, with the event
+    # loop's own executor, the process) waiting for ever
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
+    app, session, drawn, child = headed(basic)
+    app.first_scan.read_rest = lambda: None  # type: ignore[method-assign]  # quit before it is read
+    before = set(threading.enumerate())
+
+    async def review() -> None:
+        async with app.run_test(size=(200, 50)) as pilot:
+            await until(app, pilot, lambda: drawn and session.shown is not None, what="the head drawn", settled=False)
+            assert session.folder.partial and any(w.name == "scan" and not w.is_finished for w in app.workers)
+
+    asyncio.run(review())
+    started = [t for t in threading.enumerate() if t not in before and t.name.startswith("reviewer-worker-")]
+    for thread in started:
+        thread.join(10)
+    assert not [t for t in started if t.is_alive()]
+    child.finish()
