@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from reviewer.model import Failure, Run
 from reviewer.model.label import Label, Verdict
 from reviewer.model.sanitize import one_line
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.store.labeller import Labeller, LabelState, SaveFailed, UnknownFailure
 from reviewer.store.progress import Progress
 
@@ -85,7 +85,7 @@ class Decisions:
                 if self.progress.stale.get(fid, False) != value:
                     changed = True
                 self.progress.stale[fid] = value
-        return doing(Work.RELABEL) if changed else NOTHING
+        return asking_for(Work.RELABEL) if changed else NOTHING
 
     # ---- changing ----------------------------------------------------------------------------
 
@@ -94,10 +94,10 @@ class Decisions:
         try:
             change()
         except UnknownFailure as exc:
-            return tell(one_line(str(exc), 300), what, "error")
+            return saying(one_line(str(exc), 300), what, "error")
         except SaveFailed as exc:
             self.forget(touched)
-            return Outcome(tell(f"Not saved yet: {one_line(str(exc), 300)}. The decision is kept and saved as soon "
+            return Outcome(saying(f"Not saved yet: {one_line(str(exc), 300)}. The decision is kept and saved as soon "
                                 "as the file can be written.", f"{what}: not saved", "error", 15).notices,
                            labels_changed=True, work=frozenset({Work.RETRY}))
         self.forget(touched)
@@ -113,7 +113,7 @@ class Decisions:
         restored = self.labeller.labels.take_restored()
         if not restored:
             return NOTHING
-        return tell(f"{len(restored)} decision(s) made in this session had gone from the labels file (a git "
+        return saying(f"{len(restored)} decision(s) made in this session had gone from the labels file (a git "
                     f"checkout, stash or pull while the app was open?) and were written back: "
                     f"{one_line(', '.join(restored), 300)}", "Labels written back", "warning", 20)
 
@@ -137,11 +137,11 @@ class Decisions:
         """Undo the last change; the outcome and the failure ids it touched (first one to show)."""
         stack = self.labeller.undo_stack
         if not stack:
-            return tell("Nothing to undo."), []
+            return saying("Nothing to undo."), []
         touched = [f"{session}/{run}#{check}" for session, run, check, _ in stack[-1]]
         outcome = self.save("Undo", self.labeller.undo, touched)
         if len(touched) > 1:
-            outcome = outcome.then(tell(f"Restored {len(touched)} labels."))
+            outcome = outcome.then(saying(f"Restored {len(touched)} labels."))
         return outcome, touched
 
     def label_cluster(self, plan: ClusterPlan) -> Outcome:
@@ -153,7 +153,7 @@ class Decisions:
                             list(plan.to_change))
         if outcome.retry or not any(n.severity == "error" for n in outcome.notices):
             count = changed[0] if changed else len(plan.to_change)
-            outcome = outcome.then(tell(f"Labelled {count} failure{'s' if count != 1 else ''} "
+            outcome = outcome.then(saying(f"Labelled {count} failure{'s' if count != 1 else ''} "
                                         f"{plan.verdict.value} (u undoes them all)."))
         return outcome
 
@@ -162,8 +162,8 @@ class Decisions:
         if not self.pending():
             return NOTHING
         if self.labeller.labels.retry():
-            return doing(Work.RETRY)
-        return tell("Every decision kept in memory is now saved.", "Saved").then(self.restored()).then(
+            return asking_for(Work.RETRY)
+        return saying("Every decision kept in memory is now saved.", "Saved").then(self.restored()).then(
             Outcome(labels_changed=True))
 
     def resync(self) -> Outcome:
@@ -171,7 +171,7 @@ class Decisions:
         changed, errors = self.labeller.labels.resync()
         out = NOTHING
         for error in errors:
-            out = out.then(tell(one_line(error, 400), "Labels file changed outside the app", "error", 20))
+            out = out.then(saying(one_line(error, 400), "Labels file changed outside the app", "error", 20))
         if changed:
             out = out.then(self.restored()).then(Outcome(labels_changed=True))
         return out

@@ -25,7 +25,7 @@ from reviewer.review.decisions import Decisions
 from reviewer.review.folder import Folder, Scan
 from reviewer.review.gitstate import GitState
 from reviewer.review.moves import Arrival, MoveRequest, count_toward
-from reviewer.review.outcome import NOTHING, Notice, Outcome, Part, Work, doing, tell
+from reviewer.review.outcome import NOTHING, Outcome, Part, Work, asking_for, saying
 from reviewer.review.reviewers import Reviewers
 from reviewer.review.rows import Rows
 from reviewer.review.selection import (
@@ -132,7 +132,7 @@ class ReviewSession:
         it) and its view is read; a move that needs uncounted runs counts them, then the view of where
         it lands is read. A move that went nowhere: what to say (an outcome, nothing to read)."""
         if isinstance(move, End):
-            return Outcome((Notice(move.message, bell=move.bell),))
+            return saying(move.message, bell=move.bell)
         if isinstance(move, Target):
             self.go_to(move)
             request = MoveRequest(self.selection)
@@ -181,18 +181,18 @@ class ReviewSession:
                 return None, out.then(self.start())
             if isinstance(move, End):
                 if request.asked.run_key:
-                    return None, out.then(Outcome((Notice(move.message, bell=move.bell),)))
+                    return None, out.then(saying(move.message, bell=move.bell))
                 return None, out.then(opening.nothing_to_open(self.folder, self.listed_runs(), counting.toward))
             if isinstance(move, Target):
                 self.go_to(move)
         view = self.take_view(arrival.view) if arrival.view is not None else None
         if view is None:  # the run is gone, or the selection is not the one read (the view is read again)
-            return None, out.then(doing(Work.SELECTION)) if arrival.view is not None else out
+            return None, out.then(asking_for(Work.SELECTION)) if arrival.view is not None else out
         gone = self.vanished(view)
         if gone is not None:
             return None, out.then(Outcome(move=gone))
         if self.folder.listing.unfold_for(view.selection.run_key, view.run):
-            out = out.then(doing(Work.LIST))  # the run was in a folded group
+            out = out.then(asking_for(Work.LIST))  # the run was in a folded group
         return view, out
 
     def follow_at_once(self, move: Move) -> Outcome:
@@ -263,7 +263,7 @@ class ReviewSession:
         if submitted:
             self.once_listed = self.open_first_listed
         if changed:
-            return doing(Work.LIST)
+            return asking_for(Work.LIST)
         after, self.once_listed = self.once_listed, None
         return after() if submitted and after is not None else NOTHING
 
@@ -426,7 +426,7 @@ class ReviewSession:
         """``s``/``c``/``space``: label the current failure, then move on (auto-advance)."""
         fid = self.selection.failure_id
         if not fid:
-            return tell("No failure selected.", bell=True)
+            return saying("No failure selected.", bell=True)
         out = self.decisions.decide(fid, verdict, what)
         if self.auto_advance and not any(n.severity == "error" and not out.retry for n in out.notices):
             out = out.then(Outcome(move=self.next_unlabelled()))
@@ -435,7 +435,7 @@ class ReviewSession:
     def clear(self) -> Outcome:
         """``x``."""
         fid = self.selection.failure_id
-        return self.decisions.clear(fid) if fid else tell("No failure selected.", bell=True)
+        return self.decisions.clear(fid) if fid else saying("No failure selected.", bell=True)
 
     def undo(self) -> Outcome:
         """``u``: undo the last change and show the failure it touched."""
@@ -479,9 +479,9 @@ class ReviewSession:
         self.decisions = Decisions(labeller)
         self.reviewers.me = name
         self.folder.labeller = self.analyses.labeller = self.team.labeller = labeller
-        out = tell(f"Labelling as {self.identity.describe()}.", "Reviewer")
+        out = saying(f"Labelling as {self.identity.describe()}.", "Reviewer")
         for text in ([problem] if problem else []) + problems:
-            out = out.then(tell(one_line(text, 300), "Reviewer", "warning"))
+            out = out.then(saying(one_line(text, 300), "Reviewer", "warning"))
         return out.then(Outcome(labels_changed=True, work=frozenset({Work.LIST})))
 
     def may_commit(self) -> Outcome | None:
@@ -490,7 +490,7 @@ class ReviewSession:
 
     def commit(self) -> Outcome:
         """``ctrl+g``: commit this reviewer's label files (in a worker), or say why not."""
-        return self.may_commit() or doing(Work.COMMIT)
+        return self.may_commit() or asking_for(Work.COMMIT)
 
     # ---- status --------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reviewer.review.outcome import Outcome, tell
+from reviewer.review.outcome import Outcome, saying
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.selection import Selection, Target
 from reviewer.review.walks import Disagreements, EveryFailure, ListedRuns, ListWalk, Walk
@@ -32,7 +32,7 @@ class Walking:
     def every(self, message: str) -> Outcome:
         """Back to every failure."""
         self.walk, self.cluster = EVERY_FAILURE, None
-        return tell(message, timeout=3)
+        return saying(message, timeout=3)
 
     def follow_cluster(self, cluster: Cluster | None, listed: ListedRuns, here: Selection) -> Outcome:
         """Walk only this cluster's failures (None: every failure); go to its first one."""
@@ -40,7 +40,7 @@ class Walking:
             return self.every("j/k walk every failure again.")
         walk = ListWalk("cluster", cluster.failure_ids, "in this cluster")
         self.walk, self.cluster = walk, cluster
-        out = tell(f"j/k walk the {cluster.size} failures of this cluster (C, then x: every failure).", timeout=4)
+        out = saying(f"j/k walk the {cluster.size} failures of this cluster (C, then x: every failure).", timeout=4)
         if here.failure_id not in walk.present(listed):
             out = out.then(Outcome(move=walk.step(listed, Selection(), 1)))
         return out
@@ -51,9 +51,9 @@ class Walking:
         walk = Disagreements(snapshot.disagreements)
         ids = walk.present(listed)
         if not ids:
-            return tell("No disagreements: reviewers agree on every failure they both decided.")
+            return saying("No disagreements: reviewers agree on every failure they both decided.")
         self.walk, self.cluster = walk, None
-        out = tell(f"{len(ids)} failure(s) where reviewers disagree: j/k step through them, A adjudicates, "
+        out = saying(f"{len(ids)} failure(s) where reviewers disagree: j/k step through them, A adjudicates, "
                    "D goes back.", "Disagreements")
         if here.failure_id not in ids:
             out = out.then(Outcome(move=Target(ids[0].partition("#")[0], ids[0])))

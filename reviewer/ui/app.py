@@ -25,16 +25,16 @@ from textual.worker import Worker, WorkerState
 from reviewer.model.sanitize import one_line
 from reviewer.review.moves import MoveRequest
 from reviewer.review.naming import name_prompt
-from reviewer.review.outcome import Outcome, Work, doing
+from reviewer.review.outcome import Outcome, Work, asking_for
 from reviewer.review.rows import Rows
 from reviewer.review.selection import Move
 from reviewer.review.session import ReviewSession
 from reviewer.store.config import Settings
 from reviewer.ui import messages, theming, workers
-from reviewer.ui.acted import Acted, tell
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
 from reviewer.ui.daemon import DaemonExecutor
+from reviewer.ui.outcomes import SessionAnswered, show_toast
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
@@ -131,7 +131,7 @@ class ReviewApp(App[int]):
         """Carry out what the session answered: say its notices, start and redraw what it asks for,
         follow its move."""
         for notice in outcome.notices:
-            tell(self, notice)
+            show_toast(self, notice)
         work = set(outcome.work)
         if outcome.labels_changed:
             work.add(Work.RELABEL)
@@ -147,7 +147,7 @@ class ReviewApp(App[int]):
     def quiet_over(self) -> None:
         """No label changed for a while: read everyone's labels and the repository line again."""
         self.quiet_timer = None
-        self.report(doing(Work.REVIEWERS, Work.REPOSITORY))
+        self.report(asking_for(Work.REVIEWERS, Work.REPOSITORY))
 
     def do(self, item: Work) -> None:
         """One piece of work an outcome asked for."""
@@ -316,7 +316,7 @@ class ReviewApp(App[int]):
             return
         self.after_first_screen = None
         self.start("stale-all", workers.stale_all, self.session)
-        self.report(doing(Work.COUNT, Work.REVIEWERS, *([Work.PROVENANCE] if self.session.git.on else []), *waiting))
+        self.report(asking_for(Work.COUNT, Work.REVIEWERS, *([Work.PROVENANCE] if self.session.git.on else []), *waiting))
 
     def rebuild_list(self) -> None:
         """The list's filter, search, folding or runs changed: rebuild its rows (big lists in a worker,
@@ -376,9 +376,9 @@ class ReviewApp(App[int]):
 
     # ---- what keys asked for, and the app's own keys -----------------------------------------
 
-    @on(Acted)
-    def acted(self, message: Acted) -> None:
-        """A key on the review screen acted on the session."""
+    @on(SessionAnswered)
+    def session_answered(self, message: SessionAnswered) -> None:
+        """A key or a dialog acted on the session: carry its answer out."""
         self.report(message.outcome)
 
     @on(WarningBar.Dismissed)

@@ -15,7 +15,7 @@ from reviewer.model import LoadError, Run
 from reviewer.review.folder import Scan
 from reviewer.review.listing import Tally
 from reviewer.review.moves import Arrival
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.rows import Rows
 from reviewer.review.session import ReviewSession
@@ -162,7 +162,7 @@ class ProvenanceRead(Found):
     def take(self, session: ReviewSession) -> Outcome:
         """Each run's last commit (the shown run's goes on the Brief pane's border)."""
         session.git.provenance = self.provenance
-        return doing(Work.SELECTION)
+        return asking_for(Work.SELECTION)
 
 
 class Committed(Found):
@@ -204,4 +204,4 @@ class Said(Found):
 
     def take(self, session: ReviewSession) -> Outcome:
         """Say it."""
-        return tell(self.message, self.title, self.severity, 15)
+        return saying(self.message, self.title, self.severity, 15)

@@ -18,8 +18,8 @@ from reviewer.store.labelfile import parse_labels
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
+from reviewer.ui.dialogs.confirm import ConfirmDialog
 from reviewer.ui.screens.clusters import ClustersScreen
-from reviewer.ui.screens.confirm import ConfirmScreen
 from reviewer.ui.screens.stats import StatsScreen
 from reviewer.ui.widgets.evidence import EvidencePanel
 
@@ -145,13 +145,13 @@ async def test_cluster_walk_label_after_confirmation_and_undo(corpus: Path) -> N
         assert cluster.size == 2 and "0/2" in rows[index]
         screen.table.move_cursor(row=index)
         await press(app, pilot, "c")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmDialog)
         question = str(app.screen.query_one("#confirm-question", Static).content)
         assert question.startswith("Label 2 failures capability?") and "Undo restores them all" in question
         await press(app, pilot, "n")  # no: nothing changes
         assert app.screen is screen and on_disk(corpus, "oracle-2026-10") == {}
         await press(app, pilot, "s")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmDialog)
         await press(app, pilot, "y")
         assert app.screen is screen
         written = on_disk(corpus, "oracle-2026-10")
@@ -265,7 +265,7 @@ async def test_hostile_text_in_evidence_and_clusters_shows_literally(tmp_path: P
         assert rows and HOSTILE_SHOWN in rows[0] and "fails for 2 of 2 models" in rows[0]
         assert all("\x1b" not in row for row in rows)
         await press(app, pilot, "s")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmDialog)
         await press(app, pilot, "escape", "escape")
         assert app.is_running and app.screen is app.review_screen
         await press(app, pilot, "S")

@@ -26,7 +26,7 @@ from reviewer.store.labelfile import parse_labels
 from reviewer.store.labeller import Labeller
 from reviewer.store.labels import LabelStore
 from reviewer.store.sessions import SessionStore
-from reviewer.ui.screens.adjudicate import AdjudicateScreen
+from reviewer.ui.dialogs.adjudicate import AdjudicateDialog
 from reviewer.ui.screens.history import HistoryScreen
 from reviewer.ui.widgets.text_view import TextView
 
@@ -225,7 +225,7 @@ async def test_adjudication_is_saved_committed_and_exported_as_final(tmp_path: P
         await press(app, pilot, "D")
         assert app.session.selection.failure_id == F3
         await press(app, pilot, "A")
-        assert isinstance(app.screen, AdjudicateScreen)
+        assert isinstance(app.screen, AdjudicateDialog)
         assert isinstance(app.screen.focused, RadioSet)
         await press(app, pilot, "enter")  # the first choice: specification
         assert isinstance(app.screen.focused, Input)

@@ -8,7 +8,7 @@ from textual.widgets import Static
 from uihelp import make_app, palette_offers, press, settle, sync, until
 
 from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
-from reviewer.ui.screens.annotate import NoteScreen
+from reviewer.ui.dialogs.annotate import NoteDialog
 from reviewer.ui.screens.errors import ErrorsScreen
 from reviewer.ui.screens.help import HelpScreen
 from reviewer.ui.widgets.chrome import PANE_IDS, NavigatorPanel
@@ -233,7 +233,7 @@ async def test_find_in_pane_highlights_and_steps(basic: Path) -> None:
         assert output.current_match == (first + 2) % 4
         await press(app, pilot, "escape", "n")
         assert not output.find_query
-        assert isinstance(app.screen, NoteScreen)  # with no find active, n is the note key again
+        assert isinstance(app.screen, NoteDialog)  # with no find active, n is the note key again
         await press(app, pilot, "escape")
 
 
