@@ -33,7 +33,7 @@ from reviewer.store.config import Settings
 from reviewer.ui import messages, theming, workers
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
-from reviewer.ui.daemon import DaemonExecutor
+from reviewer.ui.worker_threads import DaemonThreadPool
 from reviewer.ui.outcomes import SessionAnswered, show_toast
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
@@ -72,7 +72,7 @@ class ReviewApp(App[int]):
         self.initial_keymap = dict(keymap or {})
         self.themes = themes or Themes()
         self.themes.start(self, self.settings.theme)
-        self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
+        self.pool = DaemonThreadPool()  # the workers' threads (the loop's default executor once up)
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
         self.review_screen = ReviewScreen(session, self.screen_ready, lambda: self.painted(session.selection.failure_id))
         self.review_screen.symbols = self.symbols
