@@ -3,9 +3,10 @@
 The workers are Textual's own (``run_worker``, named groups, ``exclusive``); Textual runs thread
 workers in asyncio's default executor, which the app sets to this pool once (``ReviewApp``'s
 start) and shuts down at the end. asyncio's own ``ThreadPoolExecutor`` is waited for by the event
-loop and the interpreter at exit: ``q`` while a worker read a 10 MB output took 3.6 s to exit,
-0.96 s with this pool (``tests/bench/quit.py``, 8 interleaved rounds). Workers here only read and
-post messages (every label is written on the app's thread before the screen moves on), so one cut
+loop and the interpreter at exit, and a staleness check or a look at a big folder cannot be cut
+short: ``q`` a second after the first screen of 10,000 runs took 1.8 s to exit, 0.49 s with this
+pool (``tests/bench/quit.py``, medians of 8 interleaved rounds). Workers here only read and post
+messages (every label is written on the app's thread before the screen moves on), so one cut
 short at exit loses nothing.
 
 The threads are kept and reused: starting one costs the app's thread a wait until it runs
