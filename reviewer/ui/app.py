@@ -33,7 +33,6 @@ from reviewer.store.config import Settings
 from reviewer.ui import messages, theming, workers
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
-from reviewer.ui.worker_threads import DaemonThreadPool
 from reviewer.ui.outcomes import SessionAnswered, show_toast
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
@@ -43,6 +42,7 @@ from reviewer.ui.startup.early_scan import EarlyScan
 from reviewer.ui.startup.first_screen import Deadline, FirstScan
 from reviewer.ui.theming import DISMISS_ID, ThemeCommands, Themes, startup_warning
 from reviewer.ui.widgets.warning_bar import WarningBar
+from reviewer.ui.worker_threads import DaemonThreadPool
 
 SAVE_RETRY_SECONDS = 5.0  # unsaved decisions retried, labels files looked at for outside changes
 POLL_SECONDS = 2.0  # how often the folder is looked at again
