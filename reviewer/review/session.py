@@ -6,8 +6,8 @@ synchronous. Methods named ``read_*``, :meth:`view`, :meth:`carry_out` and :meth
 the disk and are meant for worker threads (they only read the session's state); every other method
 runs on the app's thread, takes what a worker found (``take_*``, :meth:`arrive`) or acts for a key,
 and answers with an :class:`~reviewer.review.outcome.Outcome`. A move is answered with one
-:class:`~reviewer.review.moves.MoveRequest` (:meth:`request`), carried out in one go and taken back
-in one place (:mod:`reviewer.review.moves`). The app and the headless commands both go through it,
+:class:`~reviewer.review.moving.moves.MoveRequest` (:meth:`request`), carried out in one go and taken back
+in one place (:mod:`reviewer.review.moving.moves`). The app and the headless commands both go through it,
 so they can never disagree.
 """
 
@@ -19,15 +19,17 @@ from typing import TYPE_CHECKING, Callable
 from reviewer.model import Failure, Run
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
-from reviewer.review import opening
 from reviewer.review.analyses import Analyses
 from reviewer.review.decisions import Decisions
-from reviewer.review.folder import Folder, Scan
 from reviewer.review.gitstate import GitState
-from reviewer.review.moves import Arrival, MoveRequest, count_toward
+from reviewer.review.moving import opening
+from reviewer.review.moving.moves import Arrival, MoveRequest, count_toward
+from reviewer.review.moving.walking import EVERY_FAILURE, Walking
+from reviewer.review.moving.walks import ListedRuns
 from reviewer.review.outcome import NOTHING, Outcome, Part, Work, asking_for, saying
 from reviewer.review.reviewers import Reviewers
-from reviewer.review.rows import Rows
+from reviewer.review.runlist.folder import Folder, Scan
+from reviewer.review.runlist.rows import Rows
 from reviewer.review.selection import (
     End,
     Move,
@@ -46,8 +48,6 @@ from reviewer.review.selection import (
 from reviewer.review.status import Totals, status_parts
 from reviewer.review.team import Team
 from reviewer.review.view import FailureView, Marks, read_view
-from reviewer.review.walking import EVERY_FAILURE, Walking
-from reviewer.review.walks import ListedRuns
 from reviewer.store.labels import Labeller, LabelStore, UnknownFailure
 from reviewer.store.sessions.protocol import Store
 from reviewer.store.sessions.store import LRU
@@ -118,13 +118,13 @@ class ReviewSession:
         return self.walking.walk.next_unlabelled(self.listed_runs(), self.selection, self.decisions.unlabelled)
 
     def start(self) -> Outcome:
-        """Where the review opens (:func:`reviewer.review.opening.start`): the asked-for failure,
+        """Where the review opens (:func:`reviewer.review.moving.opening.start`): the asked-for failure,
         else the first unlabelled one."""
         out, settled = opening.start(self.folder, self.listed_runs(), self.decisions.unlabelled, self.start_failure)
         self.start_failure = "" if settled else self.start_failure
         return out
 
-    # ---- carrying out a move (reviewer.review.moves) ---------------------------------------------
+    # ---- carrying out a move (reviewer.review.moving.moves) ---------------------------------------------
 
     def request(self, move: Move) -> MoveRequest | Outcome:
         """Answer a move with what to read: a target is selected at once (the next key steps from

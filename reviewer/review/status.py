@@ -11,14 +11,14 @@ from typing import Callable, Mapping, Protocol, Sequence
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
 from reviewer.review.decisions import Decisions
-from reviewer.review.folder import Folder
 from reviewer.review.gitstate import GitState
-from reviewer.review.listing import EMPTY_TALLY, SYNC_ROWS, Tally, tally
+from reviewer.review.moving.walking import Walking
+from reviewer.review.moving.walks import Disagreements, ListedRuns, ListWalk
 from reviewer.review.outcome import SEPARATOR, Part
 from reviewer.review.reviewers import Reviewers
+from reviewer.review.runlist.folder import Folder
+from reviewer.review.runlist.listing import EMPTY_TALLY, SYNC_ROWS, Tally, tally
 from reviewer.review.selection import Selection
-from reviewer.review.walking import Walking
-from reviewer.review.walks import Disagreements, ListedRuns, ListWalk
 from reviewer.store.settings.identity import Identity
 
 

@@ -8,11 +8,11 @@ from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.gitstate import GitState
+from reviewer.review.moving.walking import Walking
+from reviewer.review.moving.walks import ListedRuns
 from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.review.reviewers import Reviewers, ReviewersSnapshot
 from reviewer.review.selection import Selection
-from reviewer.review.walking import Walking
-from reviewer.review.walks import ListedRuns
 from reviewer.store.labels import Labeller
 from reviewer.store.sessions.protocol import Store
 

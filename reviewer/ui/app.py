@@ -23,10 +23,10 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from reviewer.model.sanitize import one_line
-from reviewer.review.moves import MoveRequest
+from reviewer.review.moving.moves import MoveRequest
 from reviewer.review.naming import name_prompt
 from reviewer.review.outcome import Outcome, Work, asking_for
-from reviewer.review.rows import Rows
+from reviewer.review.runlist.rows import Rows
 from reviewer.review.selection import Move
 from reviewer.review.session import ReviewSession
 from reviewer.store.settings.config import Settings

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Mapping
 from textual.message import Message
 
 from reviewer.model import LoadError, Run
-from reviewer.review.folder import Scan
-from reviewer.review.listing import Tally
-from reviewer.review.moves import Arrival
+from reviewer.review.moving.moves import Arrival
 from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.review.reviewers import ReviewersSnapshot
-from reviewer.review.rows import Rows
+from reviewer.review.runlist.folder import Scan
+from reviewer.review.runlist.listing import Tally
+from reviewer.review.runlist.rows import Rows
 from reviewer.review.session import ReviewSession
 from reviewer.store.sessions.store import Changes
 from reviewer.ui.render.panes import Rendered

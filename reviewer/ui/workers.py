@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Callable
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from reviewer.review.folder import Scan
 from reviewer.review.gitstate import commit_mine
-from reviewer.review.listing import ListRequest, tally
-from reviewer.review.moves import MoveRequest
+from reviewer.review.moving.moves import MoveRequest
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
+from reviewer.review.runlist.folder import Scan
+from reviewer.review.runlist.listing import ListRequest, tally
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.store.labels import UnknownFailure

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from test_session import open_session, start
 
-from reviewer.review.folder import Scan
-from reviewer.review.moves import MoveRequest
+from reviewer.review.moving.moves import MoveRequest
 from reviewer.review.outcome import Outcome, Work
+from reviewer.review.runlist.folder import Scan
 from reviewer.review.selection import End, NeedsCounting, Selection, Target, Toward
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from reviewer.model import Attempt, AttemptFile, GraderRecord, Run, Turn
-from reviewer.review.listing import tally
-from reviewer.review.rows import Keep, RunFilter, build_rows, haystack, search_words
+from reviewer.review.moving.walks import Disagreements, EveryFailure, ListedRuns, ListWalk
+from reviewer.review.runlist.listing import tally
+from reviewer.review.runlist.rows import Keep, RunFilter, build_rows, haystack, search_words
 from reviewer.review.selection import (
     End,
     NeedsCounting,
@@ -17,7 +18,6 @@ from reviewer.review.selection import (
     step_run,
     step_turn,
 )
-from reviewer.review.walks import Disagreements, EveryFailure, ListedRuns, ListWalk
 
 
 def run() -> Run:

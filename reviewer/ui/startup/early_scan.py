@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from reviewer.review.folder import Scan
+    from reviewer.review.runlist.folder import Scan
     from reviewer.review.session import ReviewSession
     from reviewer.store.sessions.prescan import Prescan
 

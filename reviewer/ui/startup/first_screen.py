@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from reviewer.review.folder import Scan
+    from reviewer.review.runlist.folder import Scan
     from reviewer.review.session import ReviewSession
     from reviewer.ui.startup.early_scan import EarlyScan
 

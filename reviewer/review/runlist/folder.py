@@ -10,9 +10,9 @@ from reviewer.model import LoadError, Run
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
-from reviewer.review.listing import RunList
 from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
-from reviewer.review.rows import RunFilter
+from reviewer.review.runlist.listing import RunList
+from reviewer.review.runlist.rows import RunFilter
 from reviewer.store.labels import Labeller
 from reviewer.store.sessions.protocol import Store
 from reviewer.store.sessions.scan import Corpus

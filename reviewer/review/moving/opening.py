@@ -1,6 +1,6 @@
 """Where the review opens: the failure asked for (``--failure``), else the first one this reviewer
 has not labelled, else the first failure, else the first run. A list that holds only the folder's
-first runs (:attr:`~reviewer.review.folder.Folder.partial`) shows its first run when none of them
+first runs (:attr:`~reviewer.review.runlist.folder.Folder.partial`) shows its first run when none of them
 has a failure to open at, until the whole list opens."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Callable
 
 from reviewer.model.sanitize import one_line
-from reviewer.review.folder import Folder
+from reviewer.review.moving.walking import EVERY_FAILURE
+from reviewer.review.moving.walks import ListedRuns
 from reviewer.review.outcome import NOTHING, Outcome, saying
+from reviewer.review.runlist.folder import Folder
 from reviewer.review.selection import End, NeedsCounting, Selection, Target, Toward
-from reviewer.review.walking import EVERY_FAILURE
-from reviewer.review.walks import ListedRuns
 
 
 def start(folder: Folder, listed: ListedRuns, unlabelled: Callable[[str], bool], asked: str) -> tuple[Outcome, bool]:

@@ -15,11 +15,11 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from reviewer.model.records import record
+from reviewer.review.moving.walks import ListedRuns, Walk
 from reviewer.review.selection import Move, NeedsCounting, Selection, Target, Toward
-from reviewer.review.walks import ListedRuns, Walk
 
 if TYPE_CHECKING:
-    from reviewer.review.folder import Folder
+    from reviewer.review.runlist.folder import Folder
     from reviewer.review.view import FailureView
 
 

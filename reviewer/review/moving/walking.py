@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reviewer.model.wording import count
+from reviewer.review.moving.walks import Disagreements, EveryFailure, ListedRuns, ListWalk, Walk
 from reviewer.review.outcome import Outcome, saying
 from reviewer.review.reviewers import ReviewersSnapshot
 from reviewer.review.selection import Selection, Target
-from reviewer.review.walks import Disagreements, EveryFailure, ListedRuns, ListWalk, Walk
 
 if TYPE_CHECKING:
     from reviewer.analysis.clusters import Cluster
