@@ -8,7 +8,7 @@ exactly what the failure held before, duplicates included.
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime
 from dataclasses import replace
 from typing import Callable
 
@@ -19,20 +19,17 @@ from reviewer.model.records import record
 from reviewer.store.labels.format import Entry
 from reviewer.store.labels.store import LabelStore
 from reviewer.store.sessions.fingerprint import evidence_hash
+from reviewer.store.sessions.lookup import UnknownFailure
 from reviewer.store.sessions.protocol import Store
 
 
 def utc_now() -> str:
     """Now, RFC 3339 UTC to the second."""
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 class SaveFailed(Exception):
     """A decision is kept in memory but could not be written yet; the message says why."""
-
-
-class UnknownFailure(LookupError):
-    """A failure id that names no failure in the folder."""
 
 
 @record
