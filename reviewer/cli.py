@@ -94,8 +94,8 @@ PLUGINS = (
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
-    "reviewer.commands.report",
-    "reviewer.commands.serve",
+    "reviewer.commands.sharing.report",
+    "reviewer.commands.sharing.serve",
     "reviewer.commands.rescore",
     "reviewer.commands.helpcmd",
 )
@@ -108,8 +108,8 @@ PLUGIN_NAMES = {
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",
     "themes": "reviewer.commands.themecmd",
-    "report": "reviewer.commands.report",
-    "serve": "reviewer.commands.serve",
+    "report": "reviewer.commands.sharing.report",
+    "serve": "reviewer.commands.sharing.serve",
     "rescore": "reviewer.commands.rescore",
     "help": "reviewer.commands.helpcmd",
 }
