@@ -89,6 +89,8 @@ TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
 EXEMPT = {
     "AdjudicateDialog": "for after: adjudication settles the reviewers' verdicts, so it shows them (like "
                         "`reviewer adjudicate`)",
+    "GuidesScreen": "the package's own guides (reviewer/docs): no recorded text, label or verdict reaches it",
+    "GuideScreen": "one of the package's own guides: no recorded text, label or verdict reaches it",
 }
 """Screens of reviewer.ui the tour does not visit, and why. Keys left out for the same reason:
 ``r`` (the reviewer asks to see the others' verdicts), ``D`` (the disagreements walk shows every
