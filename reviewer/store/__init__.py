@@ -3,6 +3,7 @@
 - :mod:`.sessions`: a sessions folder read (runs, manifests, ``reviewer check``).
 - :mod:`.index`: the index cache that makes the next open only stat.
 - :mod:`.labels`: labels on disk, one small TOML file per run and reviewer; agreement, adjudication, tags.
+- :mod:`.predictions`: judges' predictions, one TOML file per judge and session.
 - :mod:`.git`: the repository (provenance, label history, committing labels), safe against its contents.
 - :mod:`.settings`: the user's config, identity and themes.
 - :mod:`.fs`: atomic writes, untrusted reads, links refused, TOML read and written.
