@@ -94,6 +94,7 @@ PLUGINS = (
     "reviewer.commands.report",
     "reviewer.commands.serve",
     "reviewer.commands.rescore",
+    "reviewer.commands.judge",
 )
 PLUGIN_NAMES = {
     "failures": "reviewer.commands.failures",
@@ -107,6 +108,7 @@ PLUGIN_NAMES = {
     "report": "reviewer.commands.report",
     "serve": "reviewer.commands.serve",
     "rescore": "reviewer.commands.rescore",
+    "judge": "reviewer.commands.judge",
 }
 
 
