@@ -22,6 +22,7 @@ from reviewer.review.analyses import Analyses
 from reviewer.review.decisions import Decisions
 from reviewer.review.folder import Folder
 from reviewer.review.gitstate import GitState
+from reviewer.review.judging import JudgeWalks
 from reviewer.review.outcome import NOTHING, Outcome, Part, Work, doing, tell
 from reviewer.review.reviewers import Reviewers
 from reviewer.review.selection import (
@@ -69,6 +70,9 @@ class ReviewSession:
         self.git = GitState()
         self.walking = Walking()
         self.team = Team(store, labeller, self.reviewers, self.git, self.walking)
+        self.judges = JudgeWalks(self.reviewers, self.walking, lambda fid: self.decisions.label(fid),
+                                 lambda fid: self.decisions.decided(fid), lambda: self.folder.listing.order)
+        """``P``: the walks the judges' predictions steer."""
         self.folder = Folder(store, labeller)
         self.auto_advance = auto_advance
         self.start_failure = start_failure
@@ -221,7 +225,8 @@ class ReviewSession:
         fid = selection.failure_id
         mine = self.decisions.label(fid) if fid else None
         everyone = self.walking.disagreements
-        return Marks(verdicts, mine, verdicts.get(fid) == "stale", self.reviewers.others(fid, mine, everyone))
+        return Marks(verdicts, mine, verdicts.get(fid) == "stale", self.reviewers.others(fid, mine, everyone),
+                     self.reviewers.judges(fid, mine, everyone))
 
     def view(self, selection: Selection) -> FailureView | None:
         """Read what the panes show for a selection (worker thread); None when its run is gone."""

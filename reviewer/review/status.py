@@ -79,6 +79,13 @@ def walk_parts(session: "ReviewSession") -> list[Part]:
         if settled:
             parts.append((f" ({settled} adjudicated)", "muted"))
         return parts
+    judges = session.judges.mode
+    if judges == "doubts":
+        return [SEPARATOR, ("judges' doubts first", "bold accent"), (" (P)", "muted")]
+    if judges:
+        number, total = walk.position(session.place(), here) if isinstance(walk, ListWalk) else (0, 0)
+        position = f"{number} of {total}" if number else count(total, "failure")
+        return [SEPARATOR, (f"{judges} {position}", "bold accent"), (" (P)", "muted")]
     cluster = session.walking.cluster
     if isinstance(walk, ListWalk) and cluster is not None:
         number, total = walk.position(session.place(), here)
