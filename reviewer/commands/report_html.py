@@ -282,17 +282,19 @@ def judges_section(data: ReportData) -> str:
             + kappa_cell
             + figure_cell(attrs, "precision", j.precision, percent1(j.precision))
             + figure_cell(attrs, "recall", j.recall, percent1(j.recall))
+            + figure_cell(attrs, "recall_all", j.recall_all, percent1(j.recall_all))
             + "".join(figure_cell(attrs, f, getattr(j, f), str(getattr(j, f))) for f in ("ss", "sc", "cs", "cc"))
             + f"<td>{errs} <span class=muted>({j.sc} task / {j.cs} model)</span></td><td class=num>{cover}</td></tr>")
     intro = ("<p class=muted>Each judge (<code>reviewer judge</code>) against the humans, over the failures both decided. "
              "Kappa: Cohen's, with a 95% interval from its large-sample standard error (analytic; too narrow below a few "
-             "dozen failures). Precision and recall of the judge's specification. Confusion: the judge's verdict first, then "
+             "dozen failures). Precision and recall of the judge's specification (and its recall of every failure the humans "
+             "called specification, a failure it said nothing of counting as a miss). Confusion: the judge's verdict first, then "
              "the humans' (s specification, c capability). It blames the task where it says specification and the humans "
              "capability, the model where it says capability and the humans specification. Coverage: failures it decided "
              "over failures the humans decided (abstentions and predictions made before the failure changed count as "
              "undecided).</p>")
-    head = ["judge", "against", "n", "agree", "kappa (95% CI)", "spec precision", "spec recall", "s/s", "s/c", "c/s", "c/c",
-            "errs", "coverage"]
+    head = ["judge", "against", "n", "agree", "kappa (95% CI)", "spec precision", "spec recall", "recall of all spec",
+            "s/s", "s/c", "c/s", "c/c", "errs", "coverage"]
     return "<section id=judges><h2>Judges against the humans</h2>" + intro + table(head, rows, 2) + "</section>"
 
 

@@ -71,6 +71,7 @@ def test_coverage_abstentions_and_stale_predictions_count_nowhere_in_kappa() -> 
     # extra[1]: stale (set apart by fresh_predictions), extra[2], extra[3]: never predicted
     s = score("j", "ann", preds, truth, stale=frozenset({extra[1]}))
     assert (s.n, s.labelled, s.abstained, s.unpredicted, s.stale) == (8, 12, 1, 3, 1)
+    assert s.recall == pytest.approx(3 / 4) and s.recall_all == pytest.approx(3 / 8)  # silence counts as a miss
     po, a, b = 6 / 8, 4 / 8, 4 / 8
     pe = a * b + (1 - a) * (1 - b)
     assert s.kappa == pytest.approx((po - pe) / (1 - pe))

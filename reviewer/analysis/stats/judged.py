@@ -11,7 +11,9 @@ final verdicts: adjudicated, else unanimous), over the failures both decided:
   bootstrap, so the same labels always give the same interval; too narrow below a few dozen
   failures). Kappa is undefined (None) when chance agreement is 1: judge and humans gave one and
   the same verdict to every failure, so there is nothing to tell apart;
-- precision and recall of the judge's ``specification``: ``ss / (ss + sc)`` and ``ss / (ss + cs)``;
+- precision and recall of the judge's ``specification``: ``ss / (ss + sc)`` and ``ss / (ss + cs)``, and
+  ``recall_all``, ``ss`` over every failure the humans called specification (where the judge
+  abstained or said nothing counting as a miss: the recall of a judge that speaks only sometimes);
 - which way it errs: ``sc`` failures where it blames the task (says specification, the humans
   capability) and ``cs`` where it blames the model (says capability, the humans specification).
   It *leans* towards the side with more errors.
@@ -62,6 +64,7 @@ class JudgeScore:
         kappa: Cohen's kappa (None when n is 0 or chance agreement is 1).
         kappa_low, kappa_high: its 95% interval (None when kappa is).
         precision, recall: of the judge's specification (None when undefined).
+        recall_all: ``ss`` over every failure the humans called specification (None when none).
         labelled: failures the humans decided.
         abstained: of those, failures the judge abstained on.
         unpredicted: of those, failures without a usable prediction (none, or stale).
@@ -81,6 +84,7 @@ class JudgeScore:
     kappa_high: float | None
     precision: float | None
     recall: float | None
+    recall_all: float | None = None
     labelled: int = 0
     abstained: int = 0
     unpredicted: int = 0
@@ -116,7 +120,7 @@ class JudgeScore:
         return {
             "judge": self.judge, "against": self.against, "n": self.n, "percent": self.percent,
             "kappa": self.kappa, "kappa_low": self.kappa_low, "kappa_high": self.kappa_high, "kappa_interval": INTERVAL,
-            "precision": self.precision, "recall": self.recall, "confusion": self.confusion,
+            "precision": self.precision, "recall": self.recall, "recall_all": self.recall_all, "confusion": self.confusion,
             "blames_task": self.blames_task, "blames_model": self.blames_model, "leans": self.leans or None,
             "labelled": self.labelled, "abstained": self.abstained, "unpredicted": self.unpredicted, "stale": self.stale,
         }
@@ -153,8 +157,10 @@ def score(judge: str, against: str, predictions: Mapping[FailureKey, Prediction]
             cells[(p.verdict, human)] += 1
     ss, sc, cs, cc = cells[(SPEC, SPEC)], cells[(SPEC, CAP)], cells[(CAP, SPEC)], cells[(CAP, CAP)]
     percent, kappa, low, high = judge_kappa(ss, sc, cs, cc)
+    specification = sum(1 for human in truth.values() if human is SPEC)
     return JudgeScore(judge, against, ss + sc + cs + cc, ss, sc, cs, cc, percent, kappa, low, high,
-                      ratio(ss, ss + sc), ratio(ss, ss + cs), len(truth), abstained, unpredicted, stale_here)
+                      ratio(ss, ss + sc), ratio(ss, ss + cs), ratio(ss, specification), len(truth), abstained, unpredicted,
+                      stale_here)
 
 
 @record
@@ -256,13 +262,14 @@ def render_judges(scores: tuple[JudgeScore, ...]) -> list[str]:
     """The judges' table as text lines (nothing when there is no judge)."""
     if not scores:
         return []
-    rows = [("judge", "against", "n", "agree", "kappa (95% CI)", "spec prec", "spec rec", "s/s", "s/c", "c/s", "c/c",
-             "errs", "coverage")]
+    rows = [("judge", "against", "n", "agree", "kappa (95% CI)", "spec prec", "spec rec / of all", "s/s", "s/c", "c/s",
+             "c/c", "errs", "coverage")]
     for s in scores:
         cover = f"{s.n}/{s.labelled}" + (f", {s.abstained} abstained" if s.abstained else "") + \
             (f", {s.stale} stale" if s.stale else "")
         rows.append((plain(s.judge), plain(s.against), str(s.n), "—" if s.percent is None else f"{s.percent:.1f}%",
-                     kappa_text(s), fmt(s.precision), fmt(s.recall), str(s.ss), str(s.sc), str(s.cs), str(s.cc),
+                     kappa_text(s), fmt(s.precision), f"{fmt(s.recall)} / {fmt(s.recall_all)}", str(s.ss), str(s.sc),
+                     str(s.cs), str(s.cc),
                      errs_text(s), cover))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [f"judges against the humans (kappa: Cohen's, {INTERVAL_WORDS}; confusion: the judge's verdict first)"]
