@@ -1,4 +1,4 @@
-"""Finding 21 (item 5 of the '5/5' issue, judges scored against the humans): a judge is a program the
+"""Finding 23 (item 5 of the '5/5' issue, judges scored against the humans): a judge is a program the
 user names, and its answers are as untrusted as a model's. A hostile or broken judge answers with a
 huge document, malformed JSON or terminal escape sequences, hangs, dies, writes to stderr forever,
 nests brackets a hundred thousand deep, or answers and leaves a helper holding its stdout open.
@@ -30,7 +30,7 @@ from typing import Any
 
 from attacks import Outcome
 
-FINDING = 21
+FINDING = 23
 TITLE = "a hostile judge (huge, malformed or escaping answers, a hang, a death, a stderr flood, a lingering helper)"
 JUDGE = Path(__file__).resolve().parents[2] / "judges" / "script_judge.py"
 TIMEOUT = 3
