@@ -95,6 +95,7 @@ PLUGINS = (
     "reviewer.commands.serve",
     "reviewer.commands.rescore",
     "reviewer.commands.judge",
+    "reviewer.commands.helpcmd",
 )
 PLUGIN_NAMES = {
     "failures": "reviewer.commands.failures",
@@ -109,6 +110,7 @@ PLUGIN_NAMES = {
     "serve": "reviewer.commands.serve",
     "rescore": "reviewer.commands.rescore",
     "judge": "reviewer.commands.judge",
+    "help": "reviewer.commands.helpcmd",
 }
 
 
