@@ -29,11 +29,11 @@ from collections.abc import Callable, Mapping, Sequence
 from reviewer.model.label import Label, Verdict
 from reviewer.model.prediction import Prediction
 from reviewer.model.wording import count
-from reviewer.review.outcome import Outcome, Work, doing, tell
+from reviewer.review.moving.walking import Walking
+from reviewer.review.moving.walks import EveryFailure, ListedRuns, ListWalk, Wanted
+from reviewer.review.outcome import Outcome, Work, asking_for, saying
 from reviewer.review.reviewers import Reviewers
-from reviewer.review.selection import Move, NeedsCounting, Selection, Target, run_key_of
-from reviewer.review.walking import Walking
-from reviewer.review.walks import EveryFailure, ListWalk, Place, Wanted
+from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target, Toward, run_key_of
 
 
 def doubt(predictions: Sequence[Prediction]) -> tuple[int, float, float] | None:
@@ -65,19 +65,19 @@ class DoubtsFirst(EveryFailure):
         self.doubted = doubted
         """The failure ids the judges have a verdict on, most doubted first (read when asked)."""
 
-    def next_unlabelled(self, place: Place, current: Selection, wanted: Wanted) -> Move:
+    def next_unlabelled(self, listed: ListedRuns, current: Selection, wanted: Wanted) -> Move:
         """The most doubted listed failure this reviewer has not labelled, else the usual next one."""
-        listed = set(place.order)
+        listed_keys = set(listed.order)
         for fid in self.doubted():
             run_key = run_key_of(fid)
-            if fid == current.failure_id or run_key not in listed or not wanted(fid):
+            if fid == current.failure_id or run_key not in listed_keys or not wanted(fid):
                 continue
-            ids = place.lookup(run_key)
+            ids = listed.lookup(run_key)
             if ids is None:
-                return NeedsCounting(run_key)
+                return NeedsCounting(run_key, Toward.UNLABELLED)
             if fid in ids:
                 return Target(run_key, fid)
-        return super().next_unlabelled(place, current, wanted)
+        return super().next_unlabelled(listed, current, wanted)
 
 
 class JudgeList(ListWalk):
@@ -88,9 +88,12 @@ class JudgeList(ListWalk):
         self.moves_on = moves_on
         """After a decision go to the next of the list (its failures are decided already), not the next unlabelled."""
 
-    def next_unlabelled(self, place: Place, current: Selection, wanted: Wanted) -> Move:
+    def next_unlabelled(self, listed: ListedRuns, current: Selection, wanted: Wanted) -> Move:
         """The next of the list (``moves_on``), else the next one not labelled."""
-        return self.step(place, current, 1) if self.moves_on else super().next_unlabelled(place, current, wanted)
+        if not self.moves_on:
+            return super().next_unlabelled(listed, current, wanted)
+        move = self.step(listed, current, 1)
+        return End(move.message) if isinstance(move, End) else move
 
 
 DISAGREE = "judges disagree with me"
@@ -142,25 +145,25 @@ class JudgeWalks:
             self.cache = (predictions, ranked(predictions, lambda fid: positions.get(run_key_of(fid), len(positions))))
         return self.cache[1]
 
-    def cycle(self, place: Place, here: Selection) -> Outcome:
+    def cycle(self, listed: ListedRuns, here: Selection) -> Outcome:
         """``P``: the next judges' walk (see the module), or back to every failure."""
         predictions = self.reviewers.snapshot.predictions
         if not self.reviewers.loaded:
-            return tell("The judges' predictions are still being read: press P again in a moment.")
+            return saying("The judges' predictions are still being read: press P again in a moment.")
         if not predictions:
             if self.mode:
                 return self.every()
-            return tell("No judge has predicted anything here: `reviewer judge PATH --command CMD --name NAME` runs one.")
+            return saying("No judge has predicted anything here: `reviewer judge PATH --command CMD --name NAME` runs one.")
         mode = self.mode
         if not mode:
             self.walking.walk, self.walking.cluster = DoubtsFirst(self.doubted), None
             doubted = len(self.doubted())
-            return tell(f"Doubts first: after each label, the next unlabelled failure is the one the judges doubt most "
+            return saying(f"Doubts first: after each label, the next unlabelled failure is the one the judges doubt most "
                         f"({count(doubted, 'failure')} judged). P again: where the judges disagree with you.", "Judges")
         if mode == "doubts":
             ids = disagreeing(predictions, self.mine, self.decided)
             if ids:
-                return self.follow(JudgeList(DISAGREE, ids, "where the judges disagree with you", True), place, here,
+                return self.follow(JudgeList(DISAGREE, ids, "where the judges disagree with you", True), listed, here,
                                    f"{count(len(ids), 'failure')} you decided where a judge says otherwise: j/k step "
                                    "through them.")
             mode = DISAGREE
@@ -169,21 +172,21 @@ class JudgeWalks:
         if mode == DISAGREE and not self.reviewers.blind:
             ids = judged_specification(predictions, self.decided)
             if ids:
-                return self.follow(JudgeList(JUDGED_SPEC, ids, "judged specification", False), place, here,
+                return self.follow(JudgeList(JUDGED_SPEC, ids, "judged specification", False), listed, here,
                                    f"{count(len(ids), 'failure')} a judge calls specification that you have not "
                                    "decided: j/k step through them.")
             return self.every("No undecided failure is judged specification. ")
         return self.every()
 
-    def follow(self, walk: JudgeList, place: Place, here: Selection, message: str) -> Outcome:
+    def follow(self, walk: JudgeList, listed: ListedRuns, here: Selection, message: str) -> Outcome:
         """Walk ``walk``'s failures; go to its first one unless the current one is in it."""
         self.walking.walk, self.walking.cluster = walk, None
-        out = tell(message + " P again: " + ("every failure." if walk.name == JUDGED_SPEC or self.reviewers.blind
+        out = saying(message + " P again: " + ("every failure." if walk.name == JUDGED_SPEC or self.reviewers.blind
                                              else "judged specification, not labelled yet."), "Judges")
-        if here.failure_id not in walk.present(place):
-            out = out.then(Outcome(move=walk.step(place, Selection(), 1)))
-        return out.then(doing(Work.RELABEL))
+        if here.failure_id not in walk.present(listed):
+            out = out.then(Outcome(move=walk.step(listed, Selection(), 1)))
+        return out.then(asking_for(Work.RELABEL))
 
     def every(self, before: str = "") -> Outcome:
         """Back to every failure."""
-        return self.walking.every(before + "Judges' walks off: j/k step through every failure.").then(doing(Work.RELABEL))
+        return self.walking.every(before + "Judges' walks off: j/k step through every failure.").then(asking_for(Work.RELABEL))

@@ -11,7 +11,6 @@ from reviewer.model.prediction import Prediction
 from reviewer.review.judging import DoubtsFirst, doubt, ranked
 from reviewer.review.outcome import Work
 from reviewer.review.reviewers import ReviewersSnapshot
-from reviewer.review.selection import Target
 
 S, C = Verdict.SPECIFICATION, Verdict.CAPABILITY
 IDS = ("s1/r1#g:TestA", "s1/r1#g:TestB", "s1/r3#g:TestA", "s2/r4#g:connected")
@@ -38,7 +37,7 @@ def test_blind_mode_hides_predictions_until_decided_or_revealed(tmp_path: Path) 
     session = open_session(tmp_path)
     start(session)
     fid = session.selection.failure_id
-    session.team.take(snapshot(said(fid, "gpt", C, 0.9), said(fid, "evidence", S)), session.place(), session.selection)
+    session.team.take(snapshot(said(fid, "gpt", C, 0.9), said(fid, "evidence", S)), session.listed_runs(), session.selection)
     seen = judges_now(session)
     assert seen.hidden == 2 and seen.shown == ()
     session.team.reveal(fid)
@@ -49,7 +48,7 @@ def test_deciding_the_failure_shows_the_predictions(tmp_path: Path) -> None:
     session = open_session(tmp_path, auto_advance=False)
     start(session)
     fid = session.selection.failure_id
-    session.team.take(snapshot(said(fid, "gpt", C)), session.place(), session.selection)
+    session.team.take(snapshot(said(fid, "gpt", C)), session.listed_runs(), session.selection)
     session.label(Verdict.DEFERRED, "Defer")
     assert judges_now(session).hidden == 1  # deferring decides nothing
     session.label(Verdict.SPECIFICATION, "Specification")
@@ -60,7 +59,7 @@ def test_with_blind_mode_off_predictions_show_at_once(tmp_path: Path) -> None:
     session = open_session(tmp_path, blind=False)
     start(session)
     fid = session.selection.failure_id
-    session.team.take(snapshot(said(fid, "gpt", C)), session.place(), session.selection)
+    session.team.take(snapshot(said(fid, "gpt", C)), session.listed_runs(), session.selection)
     assert judges_now(session).shown and not judges_now(session).hidden
 
 
@@ -80,8 +79,8 @@ def test_doubts_first_takes_the_most_doubted_unlabelled_failure_next(tmp_path: P
     start(session)
     assert session.selection.failure_id == IDS[0]
     session.team.take(snapshot(said(IDS[3], "a", S, 0.9), said(IDS[3], "b", C, 0.6), said(IDS[2], "a", C, 0.55),
-                               said(IDS[1], "a", C, 0.99)), session.place(), session.selection)
-    out = session.judges.cycle(session.place(), session.selection)
+                               said(IDS[1], "a", C, 0.99)), session.listed_runs(), session.selection)
+    out = session.judges.cycle(session.listed_runs(), session.selection)
     assert isinstance(session.walking.walk, DoubtsFirst) and "3 failures judged" in out.notices[0].message
     assert session.judges.mode == "doubts"
     act(session, session.label(Verdict.CAPABILITY, "Capability"))
@@ -90,7 +89,7 @@ def test_doubts_first_takes_the_most_doubted_unlabelled_failure_next(tmp_path: P
     assert session.selection.failure_id == IDS[2]  # the least sure
     act(session, session.label(Verdict.SPECIFICATION, "Specification"))
     assert session.selection.failure_id == IDS[1]
-    assert follow(session, session.step(1)) == Target("s1/r3", IDS[2])  # j/k still walk the list in order
+    assert follow(session, session.step(1)) == IDS[2]  # j/k still walk the list in order
     from reviewer.review.status import walk_parts
 
     assert "judges' doubts first" in [text for text, _ in walk_parts(session)]
@@ -100,15 +99,15 @@ def test_p_cycles_to_the_disagreements_with_me_and_back_when_blind(tmp_path: Pat
     session = open_session(tmp_path)
     start(session)
     session.team.take(snapshot(said(IDS[0], "a", C), said(IDS[1], "a", S), said(IDS[2], "a", S)),
-                      session.place(), session.selection)
+                      session.listed_runs(), session.selection)
     act(session, session.label(Verdict.SPECIFICATION, "Specification"))  # IDS[0]: the judge says capability
-    session.judges.cycle(session.place(), session.selection)
-    out = session.judges.cycle(session.place(), session.selection)
+    session.judges.cycle(session.listed_runs(), session.selection)
+    out = session.judges.cycle(session.listed_runs(), session.selection)
     assert session.judges.mode == "judges disagree with me"
     assert "1 failure you decided where a judge says otherwise" in out.notices[0].message
-    act(session, out, "step")
+    act(session, out)
     assert session.selection.failure_id == IDS[0] and Work.RELABEL in out.work
-    out = session.judges.cycle(session.place(), session.selection)  # blind: judged specification is not offered
+    out = session.judges.cycle(session.listed_runs(), session.selection)  # blind: judged specification is not offered
     assert session.judges.mode == "" and "Judges' walks off" in out.notices[0].message
 
 
@@ -116,12 +115,12 @@ def test_judged_specification_not_labelled_needs_blind_mode_off(tmp_path: Path) 
     session = open_session(tmp_path, blind=False)
     start(session)
     session.team.take(snapshot(said(IDS[1], "a", S), said(IDS[2], "a", C), said(IDS[3], "b", S)),
-                      session.place(), session.selection)
-    session.judges.cycle(session.place(), session.selection)  # doubts first
-    out = session.judges.cycle(session.place(), session.selection)  # nobody disagrees with me: on to judged spec
+                      session.listed_runs(), session.selection)
+    session.judges.cycle(session.listed_runs(), session.selection)  # doubts first
+    out = session.judges.cycle(session.listed_runs(), session.selection)  # nobody disagrees with me: on to judged spec
     assert session.judges.mode == "judged specification"
     assert "2 failures a judge calls specification that you have not decided" in out.notices[0].message
-    act(session, out, "step")
+    act(session, out)
     assert session.selection.failure_id == IDS[1]
     act(session, session.label(Verdict.CAPABILITY, "Capability"))
     assert session.selection.failure_id == IDS[3]
@@ -130,8 +129,8 @@ def test_judged_specification_not_labelled_needs_blind_mode_off(tmp_path: Path) 
 def test_p_without_predictions_says_how_to_make_some(tmp_path: Path) -> None:
     session = open_session(tmp_path)
     start(session)
-    session.team.take(ReviewersSnapshot(), session.place(), session.selection)
-    out = session.judges.cycle(session.place(), session.selection)
+    session.team.take(ReviewersSnapshot(), session.listed_runs(), session.selection)
+    out = session.judges.cycle(session.listed_runs(), session.selection)
     assert "reviewer judge" in out.notices[0].message and session.judges.mode == ""
 
 

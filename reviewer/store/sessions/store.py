@@ -11,9 +11,10 @@ from reviewer.model.check import check_id
 from reviewer.model.records import record
 from reviewer.store.index.cache import RunIndex
 from reviewer.store.index.codec import output_refs
-from reviewer.store.index.files import Deps, dep_keys
-from reviewer.store.sessions.scan import Corpus, head, load_manifest, scan
-from reviewer.store.sessions.manifest import BadManifest, turns_from_doc
+from reviewer.store.fs.keys import Deps, dep_keys
+from reviewer.store.runs.manifest import load_manifest
+from reviewer.store.sessions.scan import Corpus, head, scan
+from reviewer.store.runs.manifest import BadManifest, turns_from_doc
 from reviewer.store.fs.untrusted import TEXT_CAP, TextBlob, Unreadable, read_text
 from reviewer.store.fs.tomlfile import BadToml
 
