@@ -47,6 +47,7 @@ ELSEWHERE = {
     "commit": "commits the reviewer's own files; its message counts only those",
     "import": "writes runs, reads no labels",
     "themes": "lists themes, reads no labels",
+    "help": "prints the guides shipped in the package; reads no folder",
     "rescore": "re-runs a grader in the sandbox and prints check results; reads no labels",
     "serve": "serves the app itself: the screen census covers what it shows",
 }
