@@ -10,7 +10,7 @@ commits and can re-run recorded code in a sandbox as the user who started it): o
 and printed at start in the address to open, or ``REVIEWER_SERVE_TOKEN`` from the environment,
 or ``--token T`` (which every local user can read in the process list). SIGINT or SIGTERM
 closes every tab, ends each app process (killed when it has not quit within a grace), and
-exits 0 with one line. The guard itself is in :mod:`reviewer.commands.serve_web`.
+exits 0 with one line. The guard itself is in :mod:`reviewer.commands.sharing.serve_web`.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace, signals: tuple[signal.Signals, ...]) -> int:
     """reviewer serve, once ``signals`` stop it wherever it is."""
     try:
-        from reviewer.commands.serve_web import PageScriptChanged, ReviewerServer
+        from reviewer.commands.sharing.serve_web import PageScriptChanged, ReviewerServer
     except ImportError as exc:
         print(f"reviewer serve: needs textual-serve ({exc.name} is missing): {INSTALL}", file=sys.stderr)
         return 1

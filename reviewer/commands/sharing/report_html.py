@@ -16,7 +16,7 @@ from reviewer import __version__
 from reviewer.analysis.stats.passrates import PassRate, Proportion, percent1
 from reviewer.analysis.stats.report_data import ReportData
 from reviewer.analysis.stats.summary import Group
-from reviewer.commands import report_plots as plots
+from reviewer.commands.sharing import report_plots as plots
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import count, plural
 

@@ -50,8 +50,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from reviewer.analysis.stats.report_data import build_report
     from reviewer.analysis.stats.rescored import rescored
     from reviewer.analysis.stats.score import BadPredictions, read_predictions
-    from reviewer.commands import report_plots
-    from reviewer.commands.report_html import render
+    from reviewer.commands.sharing import report_plots
+    from reviewer.commands.sharing.report_html import render
     from reviewer.store.fs.atomic import atomic_write
 
     try:
