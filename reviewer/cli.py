@@ -97,6 +97,7 @@ PLUGINS = (
     "reviewer.commands.sharing.report",
     "reviewer.commands.sharing.serve",
     "reviewer.commands.rescore",
+    "reviewer.commands.judge",
     "reviewer.commands.helpcmd",
 )
 PLUGIN_NAMES = {
@@ -111,6 +112,7 @@ PLUGIN_NAMES = {
     "report": "reviewer.commands.sharing.report",
     "serve": "reviewer.commands.sharing.serve",
     "rescore": "reviewer.commands.rescore",
+    "judge": "reviewer.commands.judge",
     "help": "reviewer.commands.helpcmd",
 }
 

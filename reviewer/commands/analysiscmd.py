@@ -3,7 +3,9 @@
 ``stats [PATH] [--json] [--final | --reviewer NAME]`` prints per task and per model the
 failures, labelled, specification and capability counts (with shares and bars), pass rates as
 graded and corrected with Wilson 95% intervals, the ranking of models both ways, the estimated
-verifier false-negative rate, and each reviewer's progress. In blind mode (the ``blind``
+verifier false-negative rate, each reviewer's progress and each judge against the humans
+(``reviewer judge``: kappa with its interval, precision and recall of specification, which way it
+errs). In blind mode (the ``blind``
 setting, default on) and without ``--final`` or ``--reviewer`` it uses only the current
 reviewer's own labels and says so. ``score PREDICTIONS.toml [PATH] [--json]`` scores a predictor
 against the final verdicts beside the flag-everything baseline. Stale labels count as unlabelled.
@@ -86,14 +88,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
         only = resolve_reviewer(getattr(args, "reviewer", None))
     stats, rescores, text = stats_with_rescores(store, scope, terminal_width(), only)
     warn("stats", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
-    warn("stats", [*stats.errors, *rescores.errors])
+    warn("stats", [*stats.errors, *rescores.errors, *stats.judge_problems])
     if args.json:
         print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(rescores.tally),
                           "rescores_counted": {"reviewers": list(rescores.reviewers), "only": rescores.only}},
                          ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(text)
-    return 1 if stats.errors else 0  # a labels file or line not read, or a duplicate: the figures are not the whole truth
+    # a labels or predictions file (or line) not read, or a duplicate: the figures are not the whole truth
+    return 1 if stats.errors or stats.judge_problems else 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:

@@ -251,6 +251,53 @@ def predictor_section(data: ReportData, pal: plots.Palette) -> str:
     return "<section id=predictors><h2>Predictor scorecards</h2>" + pair(svg, side) + "</section>"
 
 
+def figure_cell(attrs: str, field: str, value: float | None, shown: str) -> str:
+    """A numeric cell carrying its figure for scripts (``data-value`` left out when there is none)."""
+    data_value = "" if value is None else f' data-value="{value!r}"'
+    return f'<td class=num {attrs} data-field="{field}"{data_value}>{shown}</td>'
+
+
+def judges_section(data: ReportData) -> str:
+    """Each judge (``reviewer judge``) against the humans: kappa with its interval, precision and recall
+    of specification, the confusion table, which way it errs, its coverage."""
+    scores = data.stats.judges
+    if not scores:
+        return ""
+    rows = []
+    for j in scores:
+        attrs = f'data-group="judges" data-judge="{esc(j.judge)}" data-against="{esc(j.against)}"'
+        kappa = "—" if j.kappa is None else f"{j.kappa:.2f}"
+        iv = "" if j.kappa_low is None else f'<span class="iv">{j.kappa_low:.2f} to {j.kappa_high:.2f}</span>'
+        kappa_cell = (f'<td class=num {attrs} data-field="kappa"'
+                      + ("" if j.kappa is None else f' data-value="{j.kappa!r}" data-low="{j.kappa_low!r}" data-high="{j.kappa_high!r}"')
+                      + f">{kappa}{iv}</td>")
+        errs = "no error" if not j.leans else "even" if j.leans == "neither" else f"blames {j.leans}"
+        cover = f"{j.n}/{j.labelled}" + (f", {j.abstained} abstained" if j.abstained else "") + \
+            (f", {j.stale} stale" if j.stale else "")
+        rows.append(
+            f"<tr><td>{esc(j.judge)}</td><td>{esc(j.against)}</td>"
+            + figure_cell(attrs, "n", j.n, str(j.n))
+            + figure_cell(attrs, "percent", None if j.percent is None else j.percent / 100,
+                          "—" if j.percent is None else percent1(j.percent / 100))
+            + kappa_cell
+            + figure_cell(attrs, "precision", j.precision, percent1(j.precision))
+            + figure_cell(attrs, "recall", j.recall, percent1(j.recall))
+            + figure_cell(attrs, "recall_all", j.recall_all, percent1(j.recall_all))
+            + "".join(figure_cell(attrs, f, getattr(j, f), str(getattr(j, f))) for f in ("ss", "sc", "cs", "cc"))
+            + f"<td>{errs} <span class=muted>({j.sc} task / {j.cs} model)</span></td><td class=num>{cover}</td></tr>")
+    intro = ("<p class=muted>Each judge (<code>reviewer judge</code>) against the humans, over the failures both decided. "
+             "Kappa: Cohen's, with a 95% interval from its large-sample standard error (analytic; too narrow below a few "
+             "dozen failures). Precision and recall of the judge's specification (and its recall of every failure the humans "
+             "called specification, a failure it said nothing of counting as a miss). Confusion: the judge's verdict first, then "
+             "the humans' (s specification, c capability). It blames the task where it says specification and the humans "
+             "capability, the model where it says capability and the humans specification. Coverage: failures it decided "
+             "over failures the humans decided (abstentions and predictions made before the failure changed count as "
+             "undecided).</p>")
+    head = ["judge", "against", "n", "agree", "kappa (95% CI)", "spec precision", "spec recall", "recall of all spec",
+            "s/s", "s/c", "c/s", "c/c", "errs", "coverage"]
+    return "<section id=judges><h2>Judges against the humans</h2>" + intro + table(head, rows, 2) + "</section>"
+
+
 def rescore_section(data: ReportData) -> str:
     """What the saved re-scores did: checks flipped per task and model, and what they add."""
     rs = data.rescored
@@ -304,15 +351,16 @@ def render(data: ReportData, generated: str, command: str) -> str:
     st = data.stats
     t = st.total
     sections = [pass_rate_section(data, pal), verdict_section(data, pal), agreement_section(data), verifier_section(data),
-                predictor_section(data, pal), rescore_section(data), spec_section(data)]
+                predictor_section(data, pal), judges_section(data), rescore_section(data), spec_section(data)]
     toc = [("pass-rates", "Pass rates"), ("verdicts", "Verdicts per task and tag"), ("agreement", "Reviewer agreement"),
            ("verifier", "Verifier false-negative rate")] + ([("predictors", "Predictor scorecards")] if data.scorecards else [])
+    toc += [("judges", "Judges against the humans")] if st.judges else []
     toc += [("rescores", "Re-scores")] if data.rescored else []
     toc.append(("specification", "Specification failures"))
     problems = []
     if data.load_errors:
         problems.append(f"{count(data.load_errors, 'file')} of the folder did not load: <code>reviewer check</code> lists them.")
-    problems += [f"not read: {esc(e)}" for e in st.errors]
+    problems += [f"not read: {esc(e)}" for e in (*st.errors, *st.judge_problems)]
     if st.left_out:
         problems.append(f"{count(st.left_out, 'failure')} left out: reviewers disagree and nobody adjudicated.")
     if st.stale:
