@@ -12,13 +12,14 @@ import gc
 import threading
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 if TYPE_CHECKING:
     from reviewer.review.folder import Scan
     from reviewer.review.session import ReviewSession
     from reviewer.store.index.prescan import Prescan
     from reviewer.store.labels import Labeller
+    from reviewer.store.sessions.inplace import LogSource
     from reviewer.store.sessions.protocol import Store
     from reviewer.store.settings.config import Settings
     from reviewer.ui.app import ReviewApp
@@ -54,6 +55,7 @@ class EarlyScan:
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
         from reviewer.store.index.prescan import cache_size
+        from reviewer.store.sessions.store import SessionStore
 
         self.future: Future[Scan] = Future()
         self.session = session
@@ -62,8 +64,10 @@ class EarlyScan:
         self.labels = True
         """Whether the scan loads the labels (not after a head: :meth:`after_head`)."""
         root = session.store.root
-        size = None if prescan is not None else cache_size(root)
-        self.deferred = prescan is None and (size > READ_AT_ONCE if size is not None else deferred_without_cache(root))
+        logs = session.store.logs.attached if isinstance(session.store, SessionStore) else ()
+        size = None if prescan is not None else cache_size(root, logs)
+        self.deferred = prescan is None and (size > READ_AT_ONCE if size is not None
+                                             else bool(logs) or deferred_without_cache(root))
         """Read after the first screen (:meth:`pending`): a big index cache, or a folder without one
         too small for a child (:data:`reviewer.store.index.prescan.CHILD_FROM`) and bigger than a head."""
         if prescan is None and not self.deferred:
@@ -183,8 +187,10 @@ def tune_collector() -> None:
     gc.set_threshold(GC_YOUNG, 20, 100)
 
 
-def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:
-    """Open the review app on a sessions folder; returns the exit status.
+def launch(folder: Path, failure: str | None = None, reviewer: str | None = None,
+           logs: "Sequence[LogSource]" = ()) -> int:
+    """Open the review app on a sessions folder (``logs``: harness logs named instead, read in place,
+    their labels in ``folder``); returns the exit status.
 
     No cyclic collection until the app runs: the imports and the session make objects that live as
     long as the process, and each collection on the way walked them all again (the UI's import
@@ -194,12 +200,12 @@ def launch(folder: Path, failure: str | None = None, reviewer: str | None = None
     try:
         from reviewer.store.index import prescan
 
-        child = prescan.start(Path(folder))  # first, while the process has one thread
+        child = prescan.start(Path(folder), logs)  # first, while the process has one thread
         from reviewer.store.sessions.store import SessionStore
         from reviewer.store.settings.config import load_settings
 
         settings, _ = load_settings()  # what the session needs; the keys are checked below, with the UI
-        session, vocabulary_warning = build_session(SessionStore(Path(folder)), reviewer, failure, settings)
+        session, vocabulary_warning = build_session(SessionStore(Path(folder), logs=logs), reviewer, failure, settings)
         early = EarlyScan(session, child)
         from reviewer.ui.bindings import DEFAULT_KEYS
 

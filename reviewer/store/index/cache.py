@@ -39,7 +39,7 @@ import os
 import stat
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from reviewer.model import Check, Run
 from reviewer.model.run import LAZY_FIELDS, LazyRun
@@ -109,11 +109,12 @@ class RunIndex:
         """Why the whole file was ignored, "" when it was read (or there was none)."""
 
     @classmethod
-    def open(cls, root: Path) -> "RunIndex":
-        """The index of a folder, loaded from the cache when a valid one is there."""
+    def open(cls, root: Path, logs: Sequence[str] = ()) -> "RunIndex":
+        """The index of a folder (with the harness logs named with it), loaded from the cache when a
+        valid one is there."""
         if not index_enabled():
             return cls(root)
-        index = cls(root, index_path(root))
+        index = cls(root, index_path(root, logs))
         index.load()
         return index
 

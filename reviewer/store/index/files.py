@@ -86,9 +86,10 @@ def index_enabled() -> bool:
     return os.environ.get("REVIEWER_INDEX", "").strip().lower() not in ("0", "off", "no", "false")
 
 
-def index_path(root: Path) -> Path:
-    """Where the index of a sessions folder is kept: named by a hash of its real path."""
-    real = os.path.realpath(root)
+def index_path(root: Path, logs: Sequence[str] = ()) -> Path:
+    """Where the index of a sessions folder is kept: named by a hash of its real path (and of the
+    real paths of the harness logs named with it on the command line, which have an index of their own)."""
+    real = "\x00".join([os.path.realpath(root), *(os.path.realpath(log) for log in logs)])
     digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return cache_dir() / f"index-{digest}.jsonl"
 

@@ -312,3 +312,56 @@ def scan_log(log: LogSession, index: RunIndex | None, limit: int | None = None
         if index is not None and key is not None:
             index.remember(run.manifest, key, run)
     return runs, errors, {manifest for _, manifest, _ in todo}
+
+
+LABELS_BESIDE = "sessions"
+"""The folder beside a log named on the command line that keeps its labels (unless ``--labels`` says)."""
+
+
+def named_log(path: Path) -> LogSource | None:
+    """The log a path on the command line names, read in place as a session of its own; None when
+    it is a sessions folder (or nothing a registered format reads).
+
+    A file is a log when a format claims its name (``.eval``, ``.json``); a folder is one when it
+    holds the files of one folder format (``*.traj.json``, ``*.traj``) and no session folder (a
+    sub-folder with a ``session.toml`` or ``runs/``). The session is named after the log: its
+    name without the format's suffix, made a valid id.
+    """
+    from reviewer.store.logs.ids import safe_id
+    from reviewer.store.logs.registry import claiming, folder_format
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISREG(st.st_mode):
+        found = claiming(path.name)
+        if found is None or found.kind != "file":
+            return None
+        stem = path.name[: -max(len(s) for s in found.suffixes if path.name.endswith(s))] or path.name
+        return LogSource(safe_id(stem, "log"), path, found, str(path))
+    if not stat.S_ISDIR(st.st_mode) or holds_sessions(path):
+        return None
+    found = folder_format(path)
+    return LogSource(safe_id(path.resolve().name, "log"), path, found, str(path)) if found is not None else None
+
+
+def holds_sessions(path: Path) -> bool:
+    """Whether a folder holds session folders (a sub-folder with a ``session.toml`` or ``runs/``)."""
+    try:
+        with os.scandir(path) as entries:
+            folders = [e.path for e in entries if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return False
+    return any(os.path.lexists(os.path.join(f, "session.toml")) or os.path.isdir(os.path.join(f, "runs")) for f in folders)
+
+
+def labels_root(log: LogSource, labels: Path | None) -> Path:
+    """The sessions folder that keeps a named log's labels: ``labels``, else ``sessions/`` beside the
+    log (made when missing, when it can be: otherwise labels go where an unwritable folder's go)."""
+    root = labels if labels is not None else log.path.absolute().parent / LABELS_BESIDE
+    try:
+        root.mkdir(exist_ok=True)
+    except OSError:
+        pass
+    return root

@@ -193,7 +193,7 @@ class SessionStore:
     def open_index(self) -> None:
         """Open the index cache for a look at the folder (once), and start its next generation."""
         if self.index is None and self.use_index:
-            self.index = RunIndex.open(self.root)
+            self.index = RunIndex.open(self.root, [str(log.path) for log in self.logs.attached])
             self.index.reread = self.logs.shelf.run
         if self.index is not None:
             self.index.next_generation()
