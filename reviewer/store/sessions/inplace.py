@@ -147,12 +147,12 @@ class LogSession:
         if spec is None:
             got = self.read_spec(unit)
             if isinstance(got, str):
-                raise Unreadable(f"{self.source.shown}: {unit}: {got}")
+                raise Unreadable(got)
             spec = got
         try:
             files = run_files(spec)
         except ImportFailed as exc:
-            raise Unreadable(f"{self.source.shown}: {unit}: {exc}") from None
+            raise Unreadable(str(exc)) from None
         with self.lock:
             self.files[run_id] = files
             while len(self.files) > CACHED_RUNS:
