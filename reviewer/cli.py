@@ -95,6 +95,7 @@ PLUGINS = (
     "reviewer.commands.report",
     "reviewer.commands.serve",
     "reviewer.commands.rescore",
+    "reviewer.commands.helpcmd",
 )
 PLUGIN_NAMES = {
     "failures": "reviewer.commands.failures",
@@ -108,6 +109,7 @@ PLUGIN_NAMES = {
     "report": "reviewer.commands.report",
     "serve": "reviewer.commands.serve",
     "rescore": "reviewer.commands.rescore",
+    "help": "reviewer.commands.helpcmd",
 }
 
 

@@ -44,6 +44,16 @@ formats:
                   grader and outcome unknown.
   mini-swe-agent  mini-swe-agent *.traj.json files, one run each, submission as patch.diff,
                   no grader.
+  atif            ATIF trajectories (Harbor's Agent Trajectory Interchange Format, v1.0-1.8):
+                  files, or folders searched for them (a Harbor job folder). One run per
+                  trajectory (id: the Harbor trial's name, else the path), its continuations
+                  and subagents included. Brief = the first user message; code = files the
+                  tool calls wrote (edits of others as edits.diff), apply_patch inputs, a
+                  patch in the root extra, else the last agent message; steps as turns, tool
+                  calls with their observations. In a Harbor trial folder the verifier's
+                  rewards (result.json, verifier/reward.*) are checks of a harbor-verifier
+                  grader (1 passes, less fails) with verifier/test-stdout.txt as its output;
+                  elsewhere outcome unknown.
   go-test         SOURCE is the folder of files the model wrote; --grader-output FILE holds
   junit           `go test -json` / `go test -v` output, JUnit XML, or `pytest -rA` output.
   pytest          Checks are derived from that output by the parsers.
@@ -56,7 +66,7 @@ A source that is not the claimed format gets one line:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``reviewer import``."""
     p.add_argument("format", choices=FORMATS, metavar="FORMAT", help=f"one of: {', '.join(FORMATS)}")
-    p.add_argument("sources", nargs="+", type=Path, metavar="SOURCE", help="log or trajectory files; for go-test/junit/pytest the code folder")
+    p.add_argument("sources", nargs="+", type=Path, metavar="SOURCE", help="log or trajectory files (atif: folders too); for go-test/junit/pytest the code folder")
     p.add_argument("--into", type=Path, default=Path("sessions"), metavar="PATH", help="sessions folder to write into (default: ./sessions, created if missing)")
     p.add_argument("--session", metavar="NAME", help="session name (letters, digits, '.', '_', '-')")
     p.add_argument("--grader-output", type=Path, metavar="FILE", help="go-test/junit/pytest: the grader's raw output")
@@ -144,6 +154,10 @@ def build_session(args: argparse.Namespace):
         from reviewer.store.logs.mini_swe import import_mini_swe
 
         return import_mini_swe(sources, args.session, args.model)
+    if args.format == "atif":
+        from reviewer.store.logs.atif import import_atif
+
+        return import_atif(sources, args.session, args.model)
     from reviewer.importers.testoutput import import_test_output
 
     return import_test_output(
@@ -252,7 +266,7 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     p = command_parser(
         sub,
         "import",
-        "import runs of other harnesses (Inspect, SWE-agent, mini-swe-agent, go test, JUnit, pytest)",
+        "import runs of other harnesses (Inspect, SWE-agent, mini-swe-agent, ATIF, go test, JUnit, pytest)",
         "a source is not the claimed format or cannot be read, or the session could not be written (nothing is written then)",
     )
     p.description = DESCRIPTION

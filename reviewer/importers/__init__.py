@@ -10,6 +10,8 @@ writes it atomically and deterministically. Formats (mappings documented in each
 - ``swe-agent`` (:mod:`reviewer.store.logs.swe_agent`): ``.traj`` files, one run each, retry
   attempts as attempts, SWE-bench results (:mod:`reviewer.store.logs.swebench`) as checks;
 - ``mini-swe-agent`` (:mod:`reviewer.store.logs.mini_swe`): ``*.traj.json`` files, one run each;
+- ``atif`` (:mod:`reviewer.store.logs.atif`, reading in :mod:`reviewer.store.logs.atif_log`): ATIF
+  trajectories (Harbor, RFC 0001), files or folders of them, one run each, Harbor trial rewards as checks;
 - ``go-test``, ``junit``, ``pytest`` (:mod:`.testoutput`): a code folder plus grader output.
 
 Importing stays for what cannot be read in place: a re-score needs the recorded program and
@@ -18,7 +20,7 @@ grader as files, and go test / JUnit / pytest output comes with a code folder, n
 
 from __future__ import annotations
 
-FORMATS: tuple[str, ...] = ("inspect", "swe-agent", "mini-swe-agent", "go-test", "junit", "pytest")
+FORMATS: tuple[str, ...] = ("inspect", "swe-agent", "mini-swe-agent", "atif", "go-test", "junit", "pytest")
 FOLDER_FORMATS = frozenset({"go-test", "junit", "pytest"})
 
 __all__ = ["FORMATS", "FOLDER_FORMATS"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import select
 import shutil
 import signal
@@ -184,10 +185,26 @@ def system_binds() -> list[str]:
     return args
 
 
+def no_new_namespaces(tool: Tool) -> list[str]:
+    """bwrap arguments that refuse the program user namespaces of its own (bubblewrap 0.8 or later).
+
+    In a user namespace of its own a program may mount a tmpfs and fill it: memory held by a
+    mount, in no process's files or mappings, which no watchdog can count. Under a memory cgroup
+    the kernel charges it to the sandbox; where there is none, nothing else would stop it. Older
+    bubblewraps have no such option: there the seccomp filter refuses ``unshare``, ``setns`` and
+    ``mount`` (:data:`SECCOMP_DENIED`).
+    """
+    found = re.search(r"(\d+)\.(\d+)", tool.version)
+    if found is None or (int(found.group(1)), int(found.group(2))) < (0, 8):
+        return []
+    return ["--unshare-user", "--disable-userns"]
+
+
 def bwrap_args(tool: Tool, staging: Path, binds: list[Bind], env: dict[str, str], limits: Limits,
                routed: dict[str, str], seccomp_fd: int | None = None) -> list[str]:
     """The bwrap command line up to (not including) the command it runs."""
-    args = [tool.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox",
+    args = [tool.bwrap, "--unshare-all", *no_new_namespaces(tool), "--die-with-parent", "--new-session",
+            "--hostname", "sandbox",
             *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
             *system_binds(), "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
             "--size", str(limits.disk_mb << 20), "--tmpfs", INSIDE,
@@ -271,7 +288,7 @@ def describe_status(status: int | None) -> str:
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 WATCHED = ("watched from outside every 0.25 s: resident memory, shared memory and memory files of all its "
            "processes together, as no memory cgroup is writable here")
-REFUSED = "; memory files and System V shared memory refused (seccomp)"
+REFUSED = "; memory files, System V shared memory and mounts of its own refused (seccomp)"
 
 
 @record
@@ -385,12 +402,19 @@ def release(guard: Guard) -> None:
             time.sleep(0.02)
 
 
+MOUNTING = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+            "mount_setattr": 442}
+"""The new mount API's calls (the same numbers on both machines)."""
+
 SECCOMP_DENIED = {
-    "x86_64": (0xC000003E, {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447}),
-    "aarch64": (0xC00000B7, {"shmget": 194, "shmat": 196, "memfd_create": 279, "memfd_secret": 447}),
+    "x86_64": (0xC000003E, {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447,
+                            "unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155, **MOUNTING}),
+    "aarch64": (0xC00000B7, {"shmget": 194, "shmat": 196, "memfd_create": 279, "memfd_secret": 447,
+                             "unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41, **MOUNTING}),
 }
 """Per machine: the audit architecture, and the system calls that make memory no process holds as a
-file or a mapping the watchdog can count (memory files, System V shared memory)."""
+file or a mapping the watchdog can count: memory files, System V shared memory, and a mount of
+one's own (a tmpfs in a new mount namespace)."""
 
 
 def seccomp_filter(machine: str | None = None) -> bytes:

@@ -206,7 +206,7 @@ def repair_reads(staging: Path, reads: tuple[str, ...], text_repairs: list[list[
         if not path.is_file() or path.is_symlink():
             continue
         text = path.read_bytes().decode("utf-8", "surrogateescape")
-        if len(text) > JSON_CAP and text.lstrip()[:1] in "{[":
+        if len(text) > JSON_CAP and text.lstrip()[:1] in ("{", "["):
             raise StagingError(f"{rel} is one JSON document of {len(text) >> 20} MiB: re-expressing it on the host is "
                                f"refused past {JSON_CAP >> 20} MiB (its parse cannot be stopped); nothing was run")
         try:

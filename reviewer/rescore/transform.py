@@ -253,12 +253,31 @@ def as_json(text: str) -> Any:
     if not stripped or stripped[0] not in "{[" or len(stripped) > MAX_JSON_CHARS:
         return NOT_JSON
     try:
-        return json.loads(stripped)
+        doc = json.loads(stripped)
     except (ValueError, RecursionError):
         return NOT_JSON
+    return doc if depth_within(doc, MAX_JSON_DEPTH) else NOT_JSON
 
 
 NOT_JSON = object()
+
+MAX_JSON_DEPTH = 200
+"""Deeper documents are re-expressed as text (linear), never walked by :func:`repair_json`, whose
+recursion would pass Python's limit."""
+
+
+def depth_within(doc: Any, limit: int) -> bool:
+    """True when no value of ``doc`` is nested deeper than ``limit`` (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return True
 
 
 def each_repair(repairs: Repairs) -> Iterator[tuple[str, list[str]]]:

@@ -113,3 +113,23 @@ def test_a_rename_touches_only_that_key(pairs: list[tuple[str, str]], data: st.D
 def test_kinds_that_are_not_text_leave_text_alone() -> None:
     text = "value=1 steps=2\n"
     assert apply_repairs(text, [["lift-limit", ["recursion"]], ["grade-where-saved", ["x"]]]) == text
+
+
+def test_a_document_nested_past_the_depth_limit_is_never_walked() -> None:
+    from reviewer.rescore.transform import MAX_JSON_DEPTH
+
+    deep = "[" * 900 + '{"a": 1}' + "]" * 900  # parses; walking it value by value would pass Python's recursion limit
+    assert apply_repairs(deep, [["rename-key", ["a", "b"]]]) == deep  # read as text: no key=value line to repair
+    shallow = "[" * (MAX_JSON_DEPTH - 1) + '{"a": 1}' + "]" * (MAX_JSON_DEPTH - 1)
+    assert json.loads(apply_repairs(shallow, [["rename-key", ["a", "b"]]])) == json.loads(shallow.replace('"a"', '"b"'))
+
+
+def test_only_a_json_document_over_the_cap_is_refused_on_the_host(tmp_path) -> None:
+    from reviewer.rescore.stage import JSON_CAP, StagingError, repair_reads
+
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "blank.txt").write_text(" " * (JSON_CAP + 1))  # whitespace only: not a document
+    (tmp_path / "ws" / "doc.json").write_text("[" + " " * JSON_CAP + "]")
+    assert repair_reads(tmp_path, ("blank.txt",), [["rename-key", ["a", "b"]]]) == []
+    with pytest.raises(StagingError, match="one JSON document"):
+        repair_reads(tmp_path, ("doc.json",), [["rename-key", ["a", "b"]]])

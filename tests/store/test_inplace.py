@@ -290,3 +290,26 @@ def test_a_session_with_a_log_and_run_folders_says_so(tmp_path: Path, capsys: py
     code, out, _ = run_cli(capsys, "check", str(root))
     assert code == 1 and "evals/runs: a session that reads its log in place" in out
     assert len(SessionStore(root).scan().runs) == 6
+
+
+ATIF_JOB = Path(__file__).resolve().parents[1] / "importers" / "atif" / "job"
+
+
+def test_an_atif_job_folder_reads_in_place_as_it_imports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = seen(SessionStore(imported(capsys, tmp_path / "imported", "job", "atif", [ATIF_JOB]), use_index=False))
+    b = seen(SessionStore(in_place(tmp_path / "in-place", "job", ATIF_JOB, "atif"), use_index=False))
+    assert a == b
+    assert len(b["runs"]) >= 4 and b["errors"] == []  # type: ignore[arg-type]
+    failing = [fid for key, value in b.items() if "/" in key for fid, _ in value[-1]]  # type: ignore[index]
+    assert failing == ["job/fix-csv-parser__Bn4kPq2#harbor-verifier:reward", "job/long-task__Tm3vYy9#harbor-verifier:correctness",
+                       "job/sum-column__Zt8wRr1#harbor-trial:AgentTimeoutError"]
+
+
+def test_an_atif_job_folder_named_on_the_command_line_is_recognised_by_its_trajectories(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    job = tmp_path / "2026-01-05__10-00-00"
+    shutil.copytree(ATIF_JOB, job)
+    code, out, err = run_cli(capsys, "list", str(job), "--json")
+    assert code == 0, err
+    assert {r["session"] for r in json.loads(out)} == {"2026-01-05__10-00-00"}
+    assert (tmp_path / "sessions").is_dir()

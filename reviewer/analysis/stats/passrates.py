@@ -105,7 +105,7 @@ class PassRate:
 
 
 @record
-class Place:
+class RankPlace:
     """One model's place as graded and as corrected (1 = best)."""
 
     model: str
@@ -126,7 +126,7 @@ class PassRates:
     models: tuple[PassRate, ...]
     tasks: tuple[PassRate, ...]
     model_tasks: tuple[PassRate, ...]
-    ranking: tuple[Place, ...]
+    ranking: tuple[RankPlace, ...]
     rescored: bool = False
 
 
@@ -151,10 +151,10 @@ def places(rates: tuple[PassRate, ...], corrected: bool) -> dict[str, int]:
     return out
 
 
-def ranking(models: tuple[PassRate, ...]) -> tuple[Place, ...]:
+def ranking(models: tuple[PassRate, ...]) -> tuple[RankPlace, ...]:
     """Models in corrected order, each with its place as graded and as corrected."""
     graded, corrected = places(models, False), places(models, True)
-    rows = [Place(m, graded[m], corrected[m]) for m in corrected]
+    rows = [RankPlace(m, graded[m], corrected[m]) for m in corrected]
     return tuple(sorted(rows, key=lambda p: (p.corrected, p.model)))
 
 

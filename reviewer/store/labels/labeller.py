@@ -8,7 +8,7 @@ exactly what the failure held before, duplicates included.
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime
 from dataclasses import replace
 from typing import Callable
 
@@ -24,7 +24,7 @@ from reviewer.store.sessions.protocol import Store
 
 def utc_now() -> str:
     """Now, RFC 3339 UTC to the second."""
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 class SaveFailed(Exception):

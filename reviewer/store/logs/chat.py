@@ -16,6 +16,9 @@ from reviewer.store.logs.ids import as_text
 from reviewer.store.logs.spec import ToolCallSpec, TurnSpec
 from reviewer.store.logs.tomlsafe import json_text
 
+PATH_KEYS = ("path", "file_path", "filepath", "filename", "file")
+CONTENT_KEYS = ("content", "file_text", "contents", "new_content", "text")
+WRITE_COMMANDS = (None, "", "create", "write", "overwrite")
 ROLE_MAP = {"system": "system", "developer": "system", "user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "tool": "tool", "function": "tool"}
 
 
@@ -90,6 +93,48 @@ def tool_calls_of(message: dict[str, Any]) -> list[dict[str, Any]]:
     """The tool calls of a message (only dicts are kept)."""
     calls = message.get("tool_calls")
     return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+
+
+def written_path(args: dict[str, Any]) -> str | None:
+    """The file a file-writing tool call names (``path``, ``file_path`` ...), None when it names none."""
+    return next((args[k] for k in PATH_KEYS if isinstance(args.get(k), str) and args[k].strip()), None)
+
+
+def apply_write(files: dict[str, str], args: dict[str, Any]) -> bool:
+    """Apply one tool call's arguments to ``files`` (path -> text, as the model left them).
+
+    A whole file written (``content``/``file_text``... with no command or ``create``/``write``)
+    replaces it; an edit (``command: str_replace`` with ``old_str``/``new_str``, or Claude
+    Code's ``old_string``/``new_string``, ``edits[]`` of those) changes a file written earlier
+    when its old text is found once (everywhere with ``replace_all``). True when ``files`` changed.
+    """
+    path = written_path(args)
+    if path is None:
+        return False
+    command = args.get("command")
+    content = next((args[k] for k in CONTENT_KEYS if isinstance(args.get(k), str)), None)
+    if command in WRITE_COMMANDS and content is not None:
+        files[path] = content
+        return True
+    if path not in files:
+        return False
+    edits = [e for e in args["edits"] if isinstance(e, dict)] if command is None and isinstance(args.get("edits"), list) else [args]
+    text = files[path]
+    for edit in edits:
+        if command == "str_replace":
+            old, new = edit.get("old_str"), edit.get("new_str", "")
+        elif command is None and "old_string" in edit:
+            old, new = edit.get("old_string"), edit.get("new_string", "")
+        else:
+            return False
+        if not (isinstance(old, str) and isinstance(new, str) and old):
+            return False
+        found = text.count(old)
+        if found == 0 or (found > 1 and edit.get("replace_all") is not True):
+            return False
+        text = text.replace(old, new)
+    files[path] = text
+    return True
 
 
 def error_text(error: Any) -> str:

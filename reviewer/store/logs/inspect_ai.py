@@ -28,6 +28,7 @@ from typing import Any
 
 from reviewer.model.records import record
 from reviewer.store.logs.chat import (
+    apply_write,
     arguments_dict,
     call_name_args,
     content_text,
@@ -53,9 +54,6 @@ from reviewer.store.logs.tomlsafe import json_text
 
 REF = re.compile(r"^(attachment|tc)://(?P<key>[A-Za-z0-9_-]{1,200})$")
 MAPPED = frozenset({"id", "epoch", "input", "messages", "events", "attachments", "message_pool", "scores", "output", "metadata", "target", "error", "sandbox"})
-PATH_KEYS = ("path", "file_path", "filepath", "filename", "file")
-CONTENT_KEYS = ("content", "file_text", "contents", "new_content", "text")
-WRITE_COMMANDS = (None, "", "create", "write", "overwrite")
 EXTENSIONS = {"python": "py", "py": "py", "go": "go", "golang": "go", "javascript": "js", "js": "js", "typescript": "ts", "ts": "ts", "rust": "rs", "java": "java", "c": "c", "cpp": "cpp", "c++": "cpp", "bash": "sh", "sh": "sh", "shell": "sh", "ruby": "rb", "sql": "sql", "json": "json", "kotlin": "kt", "swift": "swift", "php": "php", "csharp": "cs", "haskell": "hs"}
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9+#_-]*)")
 
@@ -130,19 +128,8 @@ def written_files(messages: list[Any]) -> dict[str, str]:
             if as_text(call.get("id")) in failed:
                 continue
             args = arguments_dict(call_name_args(call)[1])
-            if not args:
-                continue
-            path = next((args[k] for k in PATH_KEYS if isinstance(args.get(k), str) and args[k].strip()), None)
-            if path is None:
-                continue
-            command = args.get("command")
-            content = next((args[k] for k in CONTENT_KEYS if isinstance(args.get(k), str)), None)
-            if command in WRITE_COMMANDS and content is not None:
-                files[path] = content
-            elif command == "str_replace" and path in files:
-                old, new = args.get("old_str"), args.get("new_str", "")
-                if isinstance(old, str) and isinstance(new, str) and old and files[path].count(old) == 1:
-                    files[path] = files[path].replace(old, new)
+            if args:
+                apply_write(files, args)
     return files
 
 
@@ -391,9 +378,9 @@ class InspectInPlace:
         """"": a sample's run id comes from the sample itself."""
         return ""
 
-    def unit_path(self, unit: str) -> str:
+    def unit_files(self, unit: str) -> list[Path]:
         """Every sample is in the log file itself."""
-        return ""
+        return []
 
     def close(self) -> None:
         """Close the archive."""

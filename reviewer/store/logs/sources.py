@@ -378,9 +378,9 @@ class TrajectoryFolder:
         """The run id a trajectory's file name asks for."""
         return self.naming(unit)
 
-    def unit_path(self, unit: str) -> str:
+    def unit_files(self, unit: str) -> list[Path]:
         """The unit's own file."""
-        return unit
+        return [self.path / unit]
 
     def close(self) -> None:
         """Let go of the folder."""

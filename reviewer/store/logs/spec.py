@@ -206,9 +206,8 @@ class OpenedLog(Protocol):
     def unit_id(self, unit: str) -> str:
         """The run id the unit asks for when its name alone decides it; "" when the unit must be read."""
 
-    def unit_path(self, unit: str) -> str:
-        """The file the unit is in, relative to the log ("" for the log file itself): what changes
-        when the unit changes."""
+    def unit_files(self, unit: str) -> list[Path]:
+        """The files whose change changes the unit's run ([]: the log file itself)."""
 
     def close(self) -> None:
         """Let go of the open files."""
@@ -224,6 +223,8 @@ class LogFormat:
         kind: ``file`` (one log file) or ``folder`` (a folder of files, one unit each).
         suffixes: the file names it claims (a log file's, or the files a folder holds).
         open: opens a log (a path the caller checked: a regular file, or a folder).
+        detect: for a folder format whose files cannot be told by name alone (ATIF's ``.json``):
+            whether a folder holds its logs.
     """
 
     name: str
@@ -231,6 +232,7 @@ class LogFormat:
     kind: str
     suffixes: tuple[str, ...]
     open: Callable[[Path], OpenedLog]
+    detect: Callable[[Path], bool] | None = None
 
     def claims(self, name: str) -> bool:
         """Whether a file of this name belongs to the format."""

@@ -98,11 +98,28 @@ class LogSession:
         self.opened.close()
 
     def unit_key(self, unit: str) -> StatKey | None:
-        """The key of the file a unit is read from (the log itself, or its trajectory file)."""
+        """The key of the files a unit is read from: the log itself, or its trajectory file (several
+        files, such as a trial's trajectory, result and verifier output, make one key: their total
+        size, newest times and a hash of their inodes and sizes; None when one is not a regular file)."""
         if self.key is not None:
             return self.key
-        rel = self.opened.unit_path(unit)
-        return log_key(self.source.path / rel) if rel else None
+        keys = []
+        for path in self.opened.unit_files(unit):
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return None
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            keys.append(stat_key(st))
+        if not keys:
+            return None
+        if len(keys) == 1:
+            return keys[0]
+        mixed = hash(tuple((k[0], k[3]) for k in keys)) & ((1 << 62) - 1)
+        return (sum(k[0] for k in keys), max(k[1] for k in keys), max(k[2] for k in keys), mixed)
 
     def read_spec(self, unit: str) -> RunSpec | str:
         """A unit's run as the reader gives it, or why it cannot be read."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime
 import posixpath
 import sys
 from typing import Any
@@ -43,7 +43,7 @@ def text_field(table: dict[str, Any], key: str, where: str, default: str | None 
         return value
     if value is None:
         raise BadManifest(f"`{where}.{key}` is missing")
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
     if not isinstance(value, str):
         raise BadManifest(f"`{where}.{key}` must be a string, not {type(value).__name__}")

@@ -16,6 +16,16 @@ Contained: this tree's ``reviewer stats`` names ``mallory`` beside the figure, `
 whose records were counted (``rescores_counted``), ``stats --rescores-of me`` counts ann's own
 record only (the figure back to the graded one, mallory named nowhere), and ``reviewer report``
 names ``mallory`` beside its re-scored figures, and counts ann's only with ``--rescores-of ann``.
+
+Variant: mallory's received files claim to be ann's (``rescores/mallory.toml`` saying
+``reviewer = "ann"``). Live: read as before the fix (the reviewer a record counts as is its
+``reviewer`` key: :data:`OLD_READING`, this tree's command line with ``record.owner`` as it was; the
+code before the fix where ``REVIEWER_BEFORE_FIX_PYTHON`` names one that has ``--rescores-of``), ann's
+``stats --rescores-of me`` counts mallory's flips as her own (re-scored 100%, nobody else named) and
+so does ``report --rescores-of ann``. Contained: this tree counts each file as its file name's
+reviewer and says so for both forged files; ``stats --rescores-of me`` and ``report --rescores-of
+me`` count ann's own record only (re-scored figures back to the graded ones), and everyone's
+``stats --json`` names mallory.
 """
 
 from __future__ import annotations
@@ -41,6 +51,16 @@ BEFORE_FIX = "REVIEWER_BEFORE_FIX_PYTHON"
 FAILING = {"s1/r1#heldout": [("TestToRoman", "fail"), ("TestFromRoman", "pass")],
            "s2/r3#heldout": [("test_connected", "fail"), ("test_trail", "error")]}
 RESCORED = re.compile(r"re-scored (\d+(?:\.\d+)?)%")
+CLI = ("-m", "reviewer.cli")
+OLD_READING = ("-c", """
+import sys
+from reviewer.rescore import record
+# read_records before the fix: reviewer = str((doc or {}).get("reviewer", path.stem))
+record.owner = lambda doc, path, errors: str(doc.get("reviewer", path.stem))
+from reviewer.cli import main
+sys.exit(main(sys.argv[1:]))
+""")
+"""This tree's command line reading a record's reviewer as it was read before the fix."""
 
 
 def record(reviewer: str, grading: str, checks: list[tuple[str, str]], after: str) -> dict[str, Any]:
@@ -68,12 +88,13 @@ def build(root: Path) -> Path:
     return root
 
 
-def reviewer(python: str, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    """The command line of the reviewer ``python`` imports, as ``ann`` (``--final``: everyone's verdicts)."""
+def reviewer(python: str, *args: str, home: Path, entry: tuple[str, ...] = CLI) -> subprocess.CompletedProcess[str]:
+    """The command line of the reviewer ``python`` imports (started as ``entry`` says), as ``ann``
+    (``--final``: everyone's verdicts)."""
     env = {**os.environ, "COLUMNS": "160",
            **{f"XDG_{k}_HOME": str(home / k.lower()) for k in ("CONFIG", "DATA", "CACHE")}}
     me = [] if "--final" in args else ["--reviewer", ME]
-    return subprocess.run([python, "-m", "reviewer.cli", *args, *me], capture_output=True, text=True,
+    return subprocess.run([python, *entry, *args, *me], capture_output=True, text=True,
                           timeout=300, check=False, env=env, cwd=home)
 
 
@@ -106,6 +127,42 @@ def provenance(page: str) -> str:
     """The report's sentence saying whose re-score records it counts ("" when none)."""
     found = re.search(r"class=provenance>([^<]*)<", page)
     return html.unescape(found.group(1)) if found else ""
+
+
+def model_rates(page: str, model: str) -> dict[str, float]:
+    """A report's pass rates of ``model`` (as graded, corrected, re-scored), by field."""
+    found = re.findall(rf'data-group="models" data-name="{re.escape(model)}" data-field="(\w+)" data-value="([^"]*)"', page)
+    return {field: float(value) for field, value in found if value}
+
+
+def forged_variant(work: Path) -> dict[str, Any]:
+    """mallory's files saying they are ann's: counted as before the fix, then by this tree."""
+    home = work / "forged-home"
+    home.mkdir()
+    root = build(work / "forged")
+    for grading, checks in FAILING.items():
+        (root / grading.split("/")[0] / "rescores" / f"{FORGER}.toml").write_bytes(
+            tomli_w.dumps(record(ME, grading, checks, "pass")).encode())
+    before = os.environ.get(BEFORE_FIX)
+    has_scope = bool(before) and "--rescores-of" in reviewer(before, "stats", "--help", home=home).stdout
+    python, entry = (before, CLI) if before and has_scope else (sys.executable, OLD_READING)
+    seen: dict[str, Any] = {"which_old": f"the code before the fix ({BEFORE_FIX})" if python != sys.executable
+                            else "the reference (the reviewer key read as before the fix)"}
+    for name, (py, how) in {"old": (python, entry), "new": (sys.executable, CLI)}.items():
+        mine = reviewer(py, "stats", str(root), "--rescores-of", "me", "--json", home=home, entry=how)
+        everyone = reviewer(py, "stats", str(root), "--json", home=home, entry=how)
+        page_file = work / f"forged-{name}.html"
+        scope = "me" if name == "new" else ME  # before the fix, report did not resolve `me`
+        report = reviewer(py, "report", str(root), "-o", str(page_file), "--rescores-of", scope, home=home, entry=how)
+        page = page_file.read_text() if report.returncode == 0 else ""
+        mine_json = json.loads(mine.stdout or "{}")
+        seen[name] = {"mine": mine_json.get("overall", {}), "mine_counted": mine_json.get("rescores_counted", {}),
+                      "everyone_counted": json.loads(everyone.stdout or "{}").get("rescores_counted", {}),
+                      "warned": mine.stderr.count(f"says it is {ME}'s re-score record"),
+                      "report_warned": report.stderr.count(f"says it is {ME}'s re-score record"),
+                      "report_exit": report.returncode, "report_scope": scope, "report_model_a": model_rates(page, "model-a"),
+                      "report_provenance": provenance(page), "forger_named": FORGER in mine.stdout + mine.stderr}
+    return seen
 
 
 def check(work: Path) -> Outcome:
@@ -145,6 +202,21 @@ def check(work: Path) -> Outcome:
         and figure(mine) == "50" and overall.get("rescored_pass_rate") == overall.get("pass_rate")
         and FORGER in provenance(page) and provenance(page_mine) != "" and FORGER not in page_mine
     )
+    forged = forged_variant(work)
+    old_forged, new_forged = forged["old"], forged["new"]
+
+    def rescored_over_graded(overall: dict[str, Any]) -> str:
+        return f"re-scored {overall.get('rescored_pass_rate')} (graded {overall.get('pass_rate')})"
+
+    live = (live and old_forged["mine_counted"] == {"reviewers": [ME], "only": ME} and not old_forged["forger_named"]
+            and old_forged["mine"].get("rescored_pass_rate") == 1.0 and old_forged["mine"].get("pass_rate", 1.0) < 1.0
+            and old_forged["report_model_a"].get("rescored_pass_rate") == 1.0)
+    contained = (contained and new_forged["mine_counted"] == {"reviewers": [ME], "only": ME}
+                 and new_forged["mine"].get("rescored_pass_rate") == new_forged["mine"].get("pass_rate")
+                 and new_forged["everyone_counted"] == {"reviewers": [ME, FORGER], "only": ""}
+                 and new_forged["warned"] == len(FAILING) and new_forged["report_warned"] == len(FAILING)
+                 and new_forged["report_exit"] == 0 and "only your" in new_forged["report_provenance"]
+                 and new_forged["report_model_a"].get("rescored_pass_rate") == new_forged["report_model_a"].get("pass_rate"))
     detail = "\n".join([
         f"{which_old}: re-scored {figure(old_text)}%, {FORGER} named: {FORGER in old_text}",
         f"this tree's stats (blind): {blind.strip() or '(nothing said)'}",
@@ -154,9 +226,25 @@ def check(work: Path) -> Outcome:
         f"rescores_counted {counted_mine}, {FORGER} named: {FORGER in mine}",
         f"report (exit {report.returncode}): {provenance(page) or '(no provenance)'}; with --rescores-of {ME} "
         f"(exit {report_mine.returncode}): {provenance(page_mine) or '(no provenance)'}, {FORGER} named: {FORGER in page_mine}",
+        f"{FORGER}'s files saying they are {ME}'s:",
+        *(f"  {forged['which_old'] if name == 'old' else 'this tree'}: stats --rescores-of me {rescored_over_graded(seen['mine'])}, "
+          f"rescores_counted {seen['mine_counted']}, forged files reported {seen['warned']}; everyone's rescores_counted "
+          f"{seen['everyone_counted']}; report --rescores-of {seen['report_scope']} (exit {seen['report_exit']}): model-a "
+          f"{rescored_over_graded(seen['report_model_a'])}, forged files reported {seen['report_warned']}; "
+          f"{seen['report_provenance'] or '(no provenance)'}"
+          for name, seen in (("old", old_forged), ("new", new_forged))),
     ])
     figures = {"old": which_old.split(" (")[0], "old_rescored_percent": figure(old_text), "old_names_forger": FORGER in old_text,
                "rescored_percent": figure(text), "names_forger": FORGER in named, "rescores_counted": counted,
                "mine_rescored_percent": figure(mine), "mine_names_forger": FORGER in mine,
-               "report_names_forger": FORGER in provenance(page)}
+               "report_names_forger": FORGER in provenance(page),
+               "forged_old": forged["which_old"].split(" (")[0],
+               "forged_old_mine_rescored_rate": old_forged["mine"].get("rescored_pass_rate"),
+               "forged_old_mine_counted": old_forged["mine_counted"],
+               "forged_old_report_model_a_rescored_rate": old_forged["report_model_a"].get("rescored_pass_rate"),
+               "forged_mine_rescored_rate": new_forged["mine"].get("rescored_pass_rate"),
+               "forged_mine_graded_rate": new_forged["mine"].get("pass_rate"),
+               "forged_everyone_counted": new_forged["everyone_counted"], "forged_files_reported": new_forged["warned"],
+               "forged_report_model_a_rescored_rate": new_forged["report_model_a"].get("rescored_pass_rate"),
+               "forged_report_model_a_graded_rate": new_forged["report_model_a"].get("pass_rate")}
     return Outcome(contained, live, detail, figures)

@@ -155,7 +155,7 @@ def attacking(port: int, token: str = "", press: str = "s") -> Iterator[tuple[di
 
 def labels_of(root: Path, name: str) -> str:
     """The text of ``name``'s labels files under root ("" when there is none)."""
-    return "".join(p.read_text() for p in sorted(root.glob(f"*/labels/{name}.toml")))
+    return "".join(p.read_text() for p in sorted([*root.glob(f"*/labels/{name}.toml"), *root.glob(f"*/labels/{name}/*.toml")]))
 
 
 def wait_for_label(root: Path, name: str) -> str:

@@ -1,4 +1,4 @@
-"""Finding 21: a harness log read in place, in the app's own process, holds a bomb.
+"""Finding 23: a harness log read in place, in the app's own process, holds a bomb.
 
 A session may hold its harness's own log and have it read where it lies (``[log]`` in its
 ``session.toml``): every reader then runs in the process that shows the screen, not in an import
@@ -9,11 +9,14 @@ that may fail on its own. One case per reader, each a session of the sessions fo
 - mini-swe-agent: a folder with an ordinary trajectory and one whose ``messages`` are 100 MiB of
   ``{},{},...`` (a ``.traj.json`` is plain JSON: no compression to hide behind, but 100 MiB of
   JSON is well within the importers' 512 MiB cap on a source);
-- SWE-agent: the same with the ``history`` of a ``.traj``.
+- SWE-agent: the same with the ``history`` of a ``.traj``;
+- ATIF: a Harbor job folder with an ordinary trial and finding 22's trajectory of 200 MiB of
+  empty steps.
 
 Live: each hostile unit parsed the way its reader parsed it without the guard (``json.loads`` of
-the bytes: the Inspect entry, as in finding 7, and the trajectories, which the mini-swe-agent
-and SWE-agent readers parsed whole until their budget was added with reading in place) does not
+the bytes: the Inspect entry, as in finding 7, the ATIF trajectory, as in finding 22, and the
+mini-swe-agent and SWE-agent trajectories, which their readers parsed whole until their budget was
+added with reading in place) does not
 fit in 1 GiB (a child process under a 1 GiB address-space limit fails with MemoryError).
 Contained: ``reviewer list --json`` and ``reviewer check`` of the sessions folder, measured in a
 child (``RUSAGE_CHILDREN`` peak RSS), stay under 1 GiB and never print a traceback; every ordinary
@@ -32,25 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from attacks import Outcome
+from attacks.f07_import_bombs import PLAIN_PARSE as PLAIN_ENTRY_PARSE
+from attacks.f07_import_bombs import RSS_LIMIT, SAFETY_AS, bomb_chunks, limit_memory, measured, reviewer_cmd, write_log
+from attacks.f22_atif_bomb import ordinary, trial, write_bomb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from f07_import_bombs import (  # noqa: E402
-    PLAIN_PARSE as PLAIN_ENTRY_PARSE,
-)
-from f07_import_bombs import (  # noqa: E402
-    RSS_LIMIT,
-    SAFETY_AS,
-    bomb_chunks,
-    limit_memory,
-    measured,
-    reviewer_cmd,
-    write_log,
-)
 from importgen import trajectory  # noqa: E402
 
-FINDING = 21
-TITLE = "a log read in place holds a bomb: 250 MiB of {} in a 22 KB .eval entry, 100 MiB of {} in a trajectory"
+FINDING = 23
+TITLE = "a log read in place holds a bomb: 250 MiB of {} in a 22 KB .eval entry, 100-200 MiB of {} in a trajectory"
 TRAJECTORY_BYTES = 100 << 20
 
 PLAIN_PARSE = """
@@ -98,6 +91,11 @@ def build(work: Path) -> tuple[Path, dict[str, Path]]:
     hostile["swe-agent"] = write_chunks(swe / "bomb.traj", empty_objects(
         b'{"info": {"exit_status": "submitted"}, "trajectory": [], "history": [{"role": "user", "content": "Fix it"},', b"]}"))
     (root / "swe" / "session.toml").write_text('format = 1\n\n[log]\nformat = "swe-agent"\npath = "trajs"\n')
+    job = root / "atif" / "job"
+    ordinary(trial(job, "fine__a1") / "trajectory.json")
+    hostile["atif"] = trial(job, "bomb__b2") / "trajectory.json"
+    write_bomb(hostile["atif"])
+    (root / "atif" / "session.toml").write_text('format = 1\n\n[log]\nformat = "atif"\npath = "job"\n')
     return root, hostile
 
 
@@ -131,10 +129,11 @@ def check(work: Path) -> Outcome:
     runs = sorted(f"{r['session']}/{r['run']}" for r in listed)
     check_code, check_peak, check_seconds, check_out = measured(reviewer_cmd("check", str(root)), SAFETY_AS)
     figures.update(check_exit=check_code, check_peak_rss_mb=round(check_peak / 2**20), check_seconds=check_seconds)
-    ordinary = {"evals/1-epoch-1", "evals/2-epoch-1", "mini/fine", "swe/fine"}
-    hostile_units = {"evals/bomb-epoch-1": "samples/bomb_epoch_1.json", "mini/bomb": "bomb.traj.json", "swe/bomb": "bomb.traj"}
+    fine = {"evals/1-epoch-1", "evals/2-epoch-1", "mini/fine", "swe/fine", "atif/fine__a1"}
+    hostile_units = {"evals/bomb-epoch-1": "samples/bomb_epoch_1.json", "mini/bomb": "bomb.traj.json", "swe/bomb": "bomb.traj",
+                     "atif/bomb__b2": "job/bomb__b2/agent/trajectory.json"}
     accounted = all(run in runs or f": {unit}: " in check_out for run, unit in hostile_units.items())
-    contained = (code == 0 and peak < RSS_LIMIT and check_peak < RSS_LIMIT and ordinary <= set(runs) and accounted
+    contained = (code == 0 and peak < RSS_LIMIT and check_peak < RSS_LIMIT and fine <= set(runs) and accounted
                  and "Traceback" not in out + check_out and check_code in (0, 1))
     details.append(f"list: exit {code}, peak {peak / 2**20:.0f} MiB, {seconds:.1f} s, runs {runs}")
     details.append(f"check: exit {check_code}, peak {check_peak / 2**20:.0f} MiB, {check_seconds:.1f} s: {check_out[-400:]}")
