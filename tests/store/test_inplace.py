@@ -313,3 +313,17 @@ def test_an_atif_job_folder_named_on_the_command_line_is_recognised_by_its_traje
     assert code == 0, err
     assert {r["session"] for r in json.loads(out)} == {"2026-01-05__10-00-00"}
     assert (tmp_path / "sessions").is_dir()
+
+
+def test_a_second_look_without_the_index_reads_no_sample_again(tmp_path: Path) -> None:
+    root = in_place(tmp_path / "sessions", "evals", inspectkit.write_zstd_eval(tmp_path / "log.eval"), "inspect")
+    store = SessionStore(root, use_index=False)
+    first = store.scan().runs
+    [log] = store.logs.shelf.open.values()
+    reads = []
+    original = log.opened.read
+    log.opened.read = lambda unit: reads.append(unit) or original(unit)  # type: ignore[method-assign]
+    assert store.refresh().changed == [] and store.runs == first and reads == []
+    inspectkit.write_deflate_eval(root / "evals" / "log.eval")  # changed: read again
+    store.refresh()
+    assert store.logs.shelf.open["evals"] is not log

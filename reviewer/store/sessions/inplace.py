@@ -86,6 +86,9 @@ class LogSession:
         self.problems: dict[str, str] = {}
         """Unit -> why it could not be read."""
         self.files: dict[str, Files] = {}
+        self.built: dict[str, tuple[StatKey, Run]] = {}
+        """Runs built since the log was opened, with the key their files had (a look at the folder
+        every few seconds, the index cache off or a log written a moment ago, reads none again)."""
         self.lock = threading.RLock()
 
     @property
@@ -320,12 +323,18 @@ def scan_log(log: LogSession, index: RunIndex | None, limit: int | None = None
     errors = [LoadError(rel, f"{unit}: {why}") for unit, why in log.problems.items() if unit in listed]
     for run_id, key in keys.items():
         unit = log.ids[run_id]
+        kept = log.built.get(run_id)
+        if kept is not None and key is not None and kept[0] == key:
+            runs.append(kept[1])
+            continue
         try:
             run = log.run(run_id, read.get(unit))
         except (Unreadable, BadToml, BadManifest, RecursionError) as exc:
             errors.append(LoadError(rel, f"{unit}: {exc}"))
             continue
         runs.append(run)
+        if key is not None:
+            log.built[run_id] = (key, run)
         if index is not None and key is not None:
             index.remember(run.manifest, key, run)
     return runs, errors, {manifest for _, manifest, _ in todo}
