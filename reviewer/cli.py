@@ -71,14 +71,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--new-tag", action="append", default=None, metavar="TAG",
                    help="a tag that is not in the vocabulary yet: added to tags.toml, then applied (repeatable)")
     reviewer_arg(p)
-    p = command_parser(sub, "export", "export labels as one TOML document (or JSON Lines / CSV)",
+    p = command_parser(sub, "export", "export labels as one TOML document (or JSON Lines, CSV, a Scout or Docent label set)",
                        "a labels file or line could not be read, a reviewer has two labels on one failure\n"
                        "     (the newer is exported), or the export could not be written\n"
                        "     (disk full, output closed early: one line on stderr, an -o FILE left as it was)")
     folder_arg(p)
     p.add_argument("-o", "--output", metavar="FILE", type=Path, help="write here instead of stdout")
     p.add_argument("--reviewer", metavar="NAME", help="only this reviewer's labels (default: everyone's)")
-    p.add_argument("--format", choices=["toml", "jsonl", "csv"], default="toml")
+    p.add_argument("--format", choices=["toml", "jsonl", "csv", "scout", "docent"], default="toml",
+                   help="scout: an Inspect Scout validation set (CSV: id,target,task_id,task_repeat); docent: a Docent "
+                   "label set (JSON); both hold one verdict per run, from the final verdicts unless --reviewer names "
+                   "one reviewer (README: Labels for Inspect Scout and Docent)")
     p.add_argument("--include-deferred", action="store_true", help="also export deferred failures (verdict \"deferred\")")
     p.add_argument("--final", action="store_true", help="one final label per failure (adjudicated, else unanimous)")
     for module in plugin_modules(None if command is None else [PLUGIN_NAMES[command]] if command in PLUGIN_NAMES else []):
@@ -233,8 +236,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     from reviewer.commands.export import collect, render
     from reviewer.commands.output import write_result
 
+    tool = args.format in ("scout", "docent")
+    if tool and args.include_deferred:
+        print(f"reviewer export: --format {args.format} exports verdicts; a deferred failure has none (leave out "
+              "--include-deferred)", file=sys.stderr)
+        return 2
     labeller = open_labeller(args.path, "(export)", args.labels)
-    if args.final:
+    if args.final or tool and args.reviewer is None:
         from reviewer.commands.export import collect_final
         from reviewer.model.wording import count
 
@@ -246,7 +254,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     for e in errors:
         print(plain(f"reviewer export: {e}"), file=sys.stderr)
-    text = render(records, args.format)
+    if tool:
+        from reviewer.commands.labelsets import render_tool
+
+        text, notes = render_tool(labeller, records, args.format)
+        for note in notes:
+            print(plain(f"reviewer export: {note}"), file=sys.stderr)
+    else:
+        text = render(records, args.format)
     if write_result(text.encode("utf-8"), args.output, "reviewer export"):
         return 1
     return 1 if errors else 0

@@ -6,11 +6,11 @@ alice decides every failure but three, bob a dozen of them, disagreeing with her
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from sessionkit import example_corpus
+
 from reviewer.model.label import Verdict
-from reviewer.store.fs.paths import bundled_sessions
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions.store import SessionStore
 
@@ -48,7 +48,7 @@ def alice_verdict(failure_id: str) -> tuple[Verdict, tuple[str, ...], str] | Non
 
 def labelled_corpus(root: Path) -> Path:
     """Copy the bundled corpus to ``root`` and label it as alice and bob (returns ``root``)."""
-    shutil.copytree(bundled_sessions(), root, ignore=shutil.ignore_patterns("labels"))
+    example_corpus(root)
     store = SessionStore(root)
     store.scan()
     alice = Labeller(store, LabelStore(root, "alice"), clock=lambda: CLOCK)

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tomli_w
+
+EXAMPLE_CORPUS = Path(__file__).resolve().parent.parent / "sessions"
+"""The checkout's example corpus. Tests never read it in place: :func:`example_corpus` copies it."""
+WRITTEN_BY_REVIEWERS = ("labels", "rescores", "tags.toml")
+"""What labelling, re-scoring and tagging write into a sessions folder (none of it is in git)."""
+
+
+def example_corpus(dest: Path) -> Path:
+    """A copy of the checkout's example corpus at ``dest``, as git has it: without the labels,
+    re-scores and tags a reviewer may have written into it in place (``reviewer sessions`` of the
+    Quick start did, with code from before the corpus was redirected to the per-user folder)."""
+    shutil.copytree(EXAMPLE_CORPUS, dest, symlinks=True, ignore=shutil.ignore_patterns(*WRITTEN_BY_REVIEWERS))
+    return dest
+
+
+def example_corpus_built() -> bool:
+    """The example corpus holds runs (a source tree without them skips the tests that need it)."""
+    return any(EXAMPLE_CORPUS.glob("*/runs/*/run.toml"))
 
 
 @dataclass

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-from reviewer.store.fs.paths import bundled_sessions
+from sessionkit import EXAMPLE_CORPUS, WRITTEN_BY_REVIEWERS, example_corpus
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "reviewer.cli", *args], capture_output=True, text=True, timeout=timeout)
 
 
-def test_example_corpus_is_clean_and_big_enough() -> None:
-    corpus = str(bundled_sessions())
+def test_example_corpus_is_clean_and_big_enough(tmp_path: Path) -> None:
+    corpus = str(example_corpus(tmp_path / "sessions"))
     assert cli("check", corpus).returncode == 0
     rows = json.loads(cli("list", corpus, "--json").stdout)
     assert len(rows) >= 24
@@ -27,13 +25,15 @@ def test_example_corpus_is_clean_and_big_enough() -> None:
     assert any(r["attempts"] >= 2 for r in rows)
     assert sum(1 for r in rows if r["failures"] > 0) * 2 >= len(rows)
     assert all(r["brief_chars"] > 0 and r["files"] >= 1 and r["turns"] >= 1 for r in rows)
-    assert not list(bundled_sessions().glob("*/labels"))
+    tracked = subprocess.run(["git", "-C", str(EXAMPLE_CORPUS), "ls-files", "."], capture_output=True, text=True,
+                             check=False)
+    if tracked.returncode == 0:  # a checkout (an unpacked source tree has no git): no labels, re-scores or tags in git
+        assert not [p for p in tracked.stdout.splitlines() if set(Path(p).parts) & set(WRITTEN_BY_REVIEWERS)]
 
 
 @pytest.fixture
 def damaged(tmp_path: Path) -> tuple[Path, dict[str, str], set[str]]:
-    root = tmp_path / "sessions"
-    shutil.copytree(bundled_sessions(), root)
+    root = example_corpus(tmp_path / "sessions")
     runs = sorted(root.glob("*/runs/*/run.toml"))
     victims = runs[:7]
     v = [p.relative_to(root).as_posix() for p in victims]

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clikit import REPO_ROOT, cli
+from clikit import cli
+from sessionkit import example_corpus
 
 F1 = "s1/r1#heldout:TestToRoman"
 F2 = "s2/r3#heldout:test_connected"
 F3 = "s2/r3#heldout:test_trail"
-BUNDLED = REPO_ROOT / "sessions"
 
 
-def test_failures_json_lists_every_failure_of_the_bundled_corpus() -> None:
+def test_failures_json_lists_every_failure_of_the_bundled_corpus(tmp_path: Path) -> None:
+    BUNDLED = example_corpus(tmp_path / "sessions")
     done = cli("failures", str(BUNDLED), "--json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import tomli_w
+from sessionkit import WRITTEN_BY_REVIEWERS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -37,9 +38,9 @@ def build_venv(tmp_path: Path) -> tuple[Path, Path]:
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, src / name)
-    for name in ("reviewer", "sessions", "themes"):  # the corpus's labels folders stay behind (not reviewer.store.labels)
-        extra = ("labels",) if name == "sessions" else ()
-        shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", *extra))
+    for name in ("reviewer", "sessions", "themes"):
+        shutil.copytree(REPO / name, src / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", *WRITTEN_BY_REVIEWERS))
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
                            capture_output=True, text=True, check=False, timeout=600)
@@ -94,3 +95,15 @@ def test_labelling_the_bundled_corpus_writes_nothing_inside_the_installed_packag
     assert "installed-check" in (data / "reviewer" / "labels" / "reviewer-examples" / "tags.toml").read_text()
     again = run("failures", "--json", "--reviewer", "alice")
     assert [r["verdict"] for r in json.loads(again.stdout) if r["id"] == first] == ["specification"]
+    # the Quick start from a source checkout: `reviewer sessions` opens the checkout's copy of the
+    # corpus, whose labels go where the installed corpus's go (the checkout's tests read it as git has it)
+    checkout = tmp_path / "src"
+    before = files_under(checkout / "sessions")
+    second = json.loads(listed.stdout)[1]["id"]
+    done = subprocess.run([str(python), "-m", "reviewer.cli", "label", "sessions", "--failure", second, "--verdict",
+                           "capability", "--reviewer", "alice"], capture_output=True, text=True, check=False,
+                          cwd=checkout, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert files_under(checkout / "sessions") == before, "the label was written into the checkout's corpus"
+    saved = data / "reviewer" / "labels" / "reviewer-examples" / second.split("/")[0] / "labels" / "alice.toml"
+    assert second.partition("#")[2] in saved.read_text()

@@ -9,7 +9,7 @@ from typing import Sequence, TextIO
 from reviewer.model import Run
 from reviewer.model.sanitize import plain_line
 from reviewer.model.wording import count
-from reviewer.store.sessions.check import validate
+from reviewer.store.check import validate
 from reviewer.store.sessions.protocol import Store
 
 

@@ -65,11 +65,9 @@ def open_view(labeller: Labeller, failure_id: str, blind: bool) -> tuple[ReviewS
     session.folder.set_runs(store.runs, store.errors)
     session.folder.take_counts({run.key: tuple(f.id for f in store.failures(run))})
     session.reviewers.take(read_snapshot(store.root, [run.session]))
-    session.go_to(Target(run.key, failure.id))
-    view = session.view(session.selection)
-    assert view is not None  # the run was found above
-    shown = session.take_view(view) or view
-    return session, shown
+    session.follow_at_once(Target(run.key, failure.id))  # the app's path for a move, in this thread
+    assert session.shown is not None  # the run was found above
+    return session, session.shown
 
 
 def others_text(view: FailureView) -> str:

@@ -24,7 +24,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from reviewer.model.rerun import workspace_path_problem
-from reviewer.rescore.sandbox import INSIDE, NOBODY
+
+INSIDE = "/sandbox"
+"""Where the sandbox's own folders are, inside it: the staged files, the run, the writable place."""
+IN = f"{INSIDE}/in"
+"""The staged folder, read-only inside."""
+WORKSPACE = f"{INSIDE}/run"
+"""The copy of the workspace the grader runs in."""
+NOBODY = 65534
+"""The user a re-score runs as when reviewer runs as root."""
 
 
 class StagingError(Exception):

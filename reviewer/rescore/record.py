@@ -8,8 +8,9 @@ sorted, so the same results give the same bytes. Written like the
 labels: the folders made from the sessions root down refusing any link on the way
 (:func:`reviewer.store.fs.nofollow.ensure_dir`), a lock, the file re-read and merged, then temp
 file, fsync, rename (:func:`reviewer.store.fs.atomic.atomic_write`). A file that cannot be read is
-never written over. Where the session folder is not writable (the bundled examples), the
-record goes to the per-user data folder, as labels do.
+never written over. Where labels are not written into the folder (the example corpus, a folder
+inside an installed package or not writable), the record goes to the per-user data folder, as
+labels do.
 
 A record is evidence (what ran, with what, and what each check did), never a label.
 """
@@ -29,7 +30,7 @@ from reviewer.model.records import record
 from reviewer.model.repair import format_repair
 from reviewer.store.fs.atomic import atomic_write, clean_stale_temps, folder_lock
 from reviewer.store.fs.nofollow import check_dir, ensure_dir
-from reviewer.store.fs.paths import fallback_root, writable
+from reviewer.store.fs.paths import fallback_root, redirect_reason, writable
 from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
 from reviewer.store.fs.tomlfile import dumps as toml_dumps
 
@@ -105,7 +106,7 @@ def for_failure(entries: list[Entry], failure_id: str) -> list[Entry]:
 def record_dir(root: Path, session: str) -> tuple[Path, Path, str]:
     """(trusted base, its folder for ``session``'s records, that folder relative to the base)."""
     inside = root / session / RESCORES_DIR
-    if writable(inside):
+    if not redirect_reason(root, root / session) and writable(inside):  # where this reviewer's labels go too
         return root, inside, f"{session}/{RESCORES_DIR}"
     base = fallback_root(root)
     base.mkdir(parents=True, exist_ok=True)

@@ -32,11 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reviewer.model.records import record
+from reviewer.rescore.layout import IN, INSIDE, NOBODY, fresh_staging
 
-INSIDE = "/sandbox"
-IN = f"{INSIDE}/in"
-WORKSPACE = f"{INSIDE}/run"
-NOBODY = 65534
 OUTPUT_CAP = 8 << 20
 SIDE_CAP = 4 << 20
 POLL = 0.1
@@ -624,8 +621,6 @@ PROBE_OK = "sandbox-ok"
 @functools.lru_cache(maxsize=8)
 def probe(tool: Tool, work: str) -> str:
     """"" when a trivial command runs in the sandbox, else why not (cached per tool)."""
-    from reviewer.rescore.layout import fresh_staging
-
     with fresh_staging(Path(work)) as staging:
         try:
             out = run_sandboxed(tool, staging, ["/bin/sh", "-c", f"echo {PROBE_OK}"], binds=[],

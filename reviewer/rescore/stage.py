@@ -37,7 +37,7 @@ from reviewer.rescore.layout import StagingError, files_under, write
 from reviewer.rescore.runtime import Found
 from reviewer.rescore.sandbox import IN
 from reviewer.store.fs.untrusted import Unreadable, read_capped, resolve_inside
-from reviewer.store.sessions.rerun import OFF_LIMITS
+from reviewer.store.runs.rerun import OFF_LIMITS
 
 FILE_CAP = 64 << 20
 TOTAL_CAP = 256 << 20

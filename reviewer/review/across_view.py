@@ -21,7 +21,7 @@ from reviewer.analysis.reading.scan import Cancel, poll
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
-from reviewer.review.outcome import Outcome, Work, doing, tell
+from reviewer.review.outcome import Outcome, Work, asking_for, saying
 from reviewer.review.selection import Target
 from reviewer.review.session import ReviewSession
 from reviewer.store.sessions.protocol import Store
@@ -303,14 +303,14 @@ def open_check(session: ReviewSession, run_key: str, cid: str = "", failing: boo
     check picked (``cid`` "": the run itself). Returns the outcome that redraws."""
     run = session.folder.runs_by_key.get(run_key)
     if run is None:
-        return tell(f"The run {one_line(run_key, 120)} is no longer in the folder.", severity="warning")
+        return saying(f"The run {one_line(run_key, 120)} is no longer in the folder.", severity="warning")
     if cid and failing:
         session.go_to(Target(run_key, run.failure_id(cid)))
-        return doing(Work.SELECTION)
+        return asking_for(Work.SELECTION)
     session.go_to(Target(run_key, ""))
     if cid:
         session.selection = replace(session.selection, picked=cid)
-    return doing(Work.SELECTION)
+    return asking_for(Work.SELECTION)
 
 
 __all__ = [

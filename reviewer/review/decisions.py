@@ -19,7 +19,7 @@ from reviewer.model.check import split_failure_id
 from reviewer.model.label import Label, Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.store.labels import Labeller, LabelState, SaveFailed, UnknownFailure
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class Decisions:
                 if self.stale.get(fid, False) != value:
                     changed = True
                 self.stale[fid] = value
-        return doing(Work.RELABEL) if changed else NOTHING
+        return asking_for(Work.RELABEL) if changed else NOTHING
 
     # ---- changing ----------------------------------------------------------------------------
 
@@ -118,10 +118,10 @@ class Decisions:
         try:
             change()
         except UnknownFailure as exc:
-            return tell(one_line(str(exc), 300), what, "error")
+            return saying(one_line(str(exc), 300), what, "error")
         except SaveFailed as exc:
             self.forget(touched)
-            return Outcome(tell(f"Not saved yet: {one_line(str(exc), 300)}. The decision is kept and saved as soon "
+            return Outcome(saying(f"Not saved yet: {one_line(str(exc), 300)}. The decision is kept and saved as soon "
                                 "as the file can be written.", f"{what}: not saved", "error", 15).notices,
                            labels_changed=True, work=frozenset({Work.RETRY}))
         self.forget(touched)
@@ -138,11 +138,11 @@ class Decisions:
         decisions of this session that an outside change lost."""
         out = NOTHING
         for moved in self.labeller.labels.take_moved():
-            out = out.then(tell(one_line(moved, 400), "Labels moved to one file per run", "information", 15))
+            out = out.then(saying(one_line(moved, 400), "Labels moved to one file per run", "information", 15))
         restored = self.labeller.labels.take_restored()
         if not restored:
             return out
-        return out.then(tell(f"{count(len(restored), 'decision')} made in this session had gone from the labels file (a git "
+        return out.then(saying(f"{count(len(restored), 'decision')} made in this session had gone from the labels file (a git "
                     f"checkout, stash or pull while the app was open?) and were written back: "
                     f"{one_line(', '.join(restored), 300)}", "Labels written back", "warning", 20))
 
@@ -151,7 +151,7 @@ class Decisions:
         replaced = self.duplicate(failure_id)
         out = self.save(what, lambda: self.labeller.decide(failure_id, verdict), [failure_id])
         if len(replaced) > 1 and not out.retry:
-            out = out.then(tell(f"The failure had {len(replaced)} labels of yours ("
+            out = out.then(saying(f"The failure had {len(replaced)} labels of yours ("
                                 + ", ".join(f"{lab.verdict.value} {lab.labelled_at}" for lab in replaced)
                                 + f"); this {verdict.value} replaces them (u brings them back).", "Duplicate resolved"))
         return out
@@ -180,11 +180,11 @@ class Decisions:
         """Undo the last change; the outcome and the failure ids it touched (first one to show)."""
         stack = self.labeller.undo_stack
         if not stack:
-            return tell("Nothing to undo."), []
+            return saying("Nothing to undo."), []
         touched = [f"{session}/{run}#{check}" for session, run, check, _ in stack[-1]]
         outcome = self.save("Undo", self.labeller.undo, touched)
         if len(touched) > 1:
-            outcome = outcome.then(tell(f"Restored {count(len(touched), 'label')}."))
+            outcome = outcome.then(saying(f"Restored {count(len(touched), 'label')}."))
         return outcome, touched
 
     def label_cluster(self, plan: ClusterPlan) -> Outcome:
@@ -196,7 +196,7 @@ class Decisions:
                             list(plan.to_change))
         if outcome.retry or not any(n.severity == "error" for n in outcome.notices):
             count = changed[0] if changed else len(plan.to_change)
-            outcome = outcome.then(tell(f"Labelled {count} failure{'s' if count != 1 else ''} "
+            outcome = outcome.then(saying(f"Labelled {count} failure{'s' if count != 1 else ''} "
                                         f"{plan.verdict.value} (u undoes them all)."))
         return outcome
 
@@ -205,8 +205,8 @@ class Decisions:
         if not self.pending():
             return NOTHING
         if self.labeller.labels.retry():
-            return doing(Work.RETRY)
-        return tell("Every decision kept in memory is now saved.", "Saved").then(self.restored()).then(
+            return asking_for(Work.RETRY)
+        return saying("Every decision kept in memory is now saved.", "Saved").then(self.restored()).then(
             Outcome(labels_changed=True))
 
     def resync(self) -> Outcome:
@@ -214,7 +214,7 @@ class Decisions:
         changed, errors = self.labeller.labels.resync()
         out = NOTHING
         for error in errors:
-            out = out.then(tell(one_line(error, 400), "Labels file changed outside the app", "error", 20))
+            out = out.then(saying(one_line(error, 400), "Labels file changed outside the app", "error", 20))
         if changed:
             out = out.then(self.restored()).then(Outcome(labels_changed=True))
         return out

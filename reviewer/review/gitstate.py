@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count, plural
-from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, doing, tell
+from reviewer.review.outcome import NOTHING, SEPARATOR, Outcome, Part, Work, asking_for, saying
 from reviewer.store.labels import ADJUDICATED, ADJUDICATED_FILE, LABELS_DIR
 
 if TYPE_CHECKING:
@@ -62,11 +62,11 @@ class GitState:
         self.checked, self.info, self.error = True, info, ""
         out = NOTHING
         if info is not None and info.read_only and not said:
-            out = tell(f"{info.warning} Labels are saved as usual; commit them yourself once you trust the repository.",
+            out = saying(f"{info.warning} Labels are saved as usual; commit them yourself once you trust the repository.",
                        "Git: read-only", "warning", 30)
         if info is not None and not self.provenance_asked:
             self.provenance_asked = True
-            return out.then(doing(Work.PROVENANCE))
+            return out.then(asking_for(Work.PROVENANCE))
         return out
 
     def refused(self, command: str) -> Outcome:
@@ -75,7 +75,7 @@ class GitState:
         self.checked, self.info, self.unsafe = True, None, command
         if not first:
             return NOTHING
-        return tell("git refuses this repository: it belongs to another user (\"dubious ownership\"). "
+        return saying("git refuses this repository: it belongs to another user (\"dubious ownership\"). "
                     f"If you trust it, run:\n{command}\nreviewer never changes your git config; "
                     "git features stay off until then.", "Git", "warning", 30)
 
@@ -83,19 +83,19 @@ class GitState:
         """A git command failed: keep working, say it once."""
         said = self.error == message
         self.checked, self.error = True, message
-        return NOTHING if said else tell(one_line(message, 400), "Git", "warning", 10)
+        return NOTHING if said else saying(one_line(message, 400), "Git", "warning", 10)
 
     def unavailable(self, what: str) -> Outcome | None:
         """Why git cannot do ``what`` now; None when it can."""
         if self.unsafe:
-            return tell(f"{what}: git refuses this repository (\"dubious ownership\"). If you trust it, run:\n"
+            return saying(f"{what}: git refuses this repository (\"dubious ownership\"). If you trust it, run:\n"
                         f"{self.unsafe}", "Git", "warning", 20)
         if not self.checked:
-            return tell(f"{what}: still looking at the repository; try again in a moment.")
+            return saying(f"{what}: still looking at the repository; try again in a moment.")
         if self.info is None:
-            return tell(f"{what}: this sessions folder is not in a git repository.", "Git")
+            return saying(f"{what}: this sessions folder is not in a git repository.", "Git")
         if self.info.read_only:
-            return tell(f"{what}: {self.info.warning}", "Git: read-only", "warning", 20)
+            return saying(f"{what}: {self.info.warning}", "Git: read-only", "warning", 20)
         return None
 
     def begin_commit(self, pending: int) -> Outcome | None:
@@ -104,10 +104,10 @@ class GitState:
         if refusal is not None:
             return refusal
         if pending:
-            return tell(f"Not committed: {count(pending, 'decision')} {plural('is', pending)} not saved yet. Try again once they are.",
+            return saying(f"Not committed: {count(pending, 'decision')} {plural('is', pending)} not saved yet. Try again once they are.",
                         "Commit", "error")
         if self.committing:
-            return tell("A commit is already running.")
+            return saying("A commit is already running.")
         self.committing = True
         return None
 
@@ -117,14 +117,14 @@ class GitState:
         if unsafe:
             return self.refused(unsafe)
         if error:
-            return tell(f"Not committed: {one_line(error, 400)}", "Commit", "error", 15)
+            return saying(f"Not committed: {one_line(error, 400)}", "Commit", "error", 15)
         if result is None:
             return NOTHING
         message = one_line(result.message, 300)
-        out = tell(f"{result.sha[:7]} {message}", "Committed") if result.committed else tell(
+        out = saying(f"{result.sha[:7]} {message}", "Committed") if result.committed else saying(
             message[:1].upper() + message[1:], "Commit")
         if result.outside_git:
-            out = out.then(tell(f"{count(len(result.outside_git), 'label file')} {plural('is', len(result.outside_git))} in your per-user "
+            out = out.then(saying(f"{count(len(result.outside_git), 'label file')} {plural('is', len(result.outside_git))} in your per-user "
                                 "folder (the sessions folder is read only); not in git.", "Commit", "warning"))
         return out
 

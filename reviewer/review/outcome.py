@@ -75,7 +75,7 @@ class Outcome:
                        self.labels_changed or other.labels_changed, self.work | other.work)
 
 
-def doing(*work: Work) -> Outcome:
+def asking_for(*work: Work) -> Outcome:
     """An outcome that only asks for work."""
     return Outcome(work=frozenset(work))
 
@@ -83,8 +83,8 @@ def doing(*work: Work) -> Outcome:
 NOTHING = Outcome()
 
 
-def tell(message: str, title: str = "", severity: str = "information", timeout: float | None = None,
-         bell: bool = False) -> Outcome:
+def saying(message: str, title: str = "", severity: str = "information", timeout: float | None = None,
+           bell: bool = False) -> Outcome:
     """An outcome that only says something."""
     return Outcome((Notice(message, title, severity, timeout, bell),))
 

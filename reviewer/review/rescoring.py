@@ -32,7 +32,7 @@ from reviewer.model.repair import BadRepair, Repair, describe_repair, parse_repa
 from reviewer.model.rerun import parse_runtime
 from reviewer.model.sanitize import one_line, plain
 from reviewer.model.wording import count
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.store.labels import UnknownFailure
 from reviewer.store.sessions.store import LRU
 
@@ -387,27 +387,27 @@ class Rescoring:
             return NOTHING
         self.running.stop.set()
         self.running.phase = "cancelling"
-        return tell("Cancelling the re-score: its sandbox is being stopped.", "Re-score", timeout=3)
+        return saying("Cancelling the re-score: its sandbox is being stopped.", "Re-score", timeout=3)
 
     def finish(self, done: Finished) -> Outcome:
         """A re-score ended: keep its result, say what it found."""
         if self.running is not None and self.running.plan.failure_id == done.failure_id:
             self.running = None
         if done.cancelled:
-            return tell("Re-score cancelled: nothing was recorded.", "Re-score", "warning", 6)
+            return saying("Re-score cancelled: nothing was recorded.", "Re-score", "warning", 6)
         if done.observed:
-            out = tell(plain(f"Observed: {done.observed}. The evidence now reads what the program printed."),
-                       "Observed", "information", 12).then(doing(Work.VIEW))
-            return out.then(tell(plain(f"The notes were not saved: {done.unsaved}"), "Observe", "error", 20)) \
+            out = saying(plain(f"Observed: {done.observed}. The evidence now reads what the program printed."),
+                       "Observed", "information", 12).then(asking_for(Work.VIEW))
+            return out.then(saying(plain(f"The notes were not saved: {done.unsaved}"), "Observe", "error", 20)) \
                 if done.unsaved else out
         if done.shown is None:
-            return tell(plain(f"The re-score could not run: {done.error}"), "Re-score failed", "error", 20)
+            return saying(plain(f"The re-score could not run: {done.error}"), "Re-score failed", "error", 20)
         self.known.put(done.failure_id, done.shown)
         self.offered.discard(done.failure_id)
-        out = tell(summary_text(done.shown), "Re-scored", "information" if done.shown.reproduced else "warning", 15)
-        out = out.then(doing(Work.VIEW))  # the control run observed the program: the evidence is read again
+        out = saying(summary_text(done.shown), "Re-scored", "information" if done.shown.reproduced else "warning", 15)
+        out = out.then(asking_for(Work.VIEW))  # the control run observed the program: the evidence is read again
         if done.unsaved:
-            out = out.then(tell(plain(f"The re-score was not saved: {done.unsaved}"), "Re-score", "error", 20))
+            out = out.then(saying(plain(f"The re-score was not saved: {done.unsaved}"), "Re-score", "error", 20))
         return out
 
     def recorded(self, failure_id: str, shown: Shown | None) -> None:

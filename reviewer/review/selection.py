@@ -7,6 +7,7 @@ holds one; every move makes a new one with these rules. Nothing here touches the
 
 from __future__ import annotations
 
+import enum
 from dataclasses import replace
 from typing import Sequence
 
@@ -51,18 +52,32 @@ class Target:
     failure_id: str = ""
 
 
+class Toward(str, enum.Enum):
+    """Where a move that needs uncounted runs goes once they are counted."""
+
+    STEP = "the next or previous failure of the walk (j/k)"
+    UNLABELLED = "the next failure this reviewer has not labelled (after a label, at the start)"
+    RUN = "a run: its first failure (J/K, a run picked in the list)"
+    ASKED = "the failure asked for at the start (--failure): its run is counted, then the opening decided again"
+
+
 @record
 class NeedsCounting:
-    """A move needs the failures of runs not counted yet; the first such run is named."""
+    """A move needs the failures of runs not counted yet: counted on the way, it goes on ``toward``
+    where it was headed. ``run_key`` is the first such run (for :attr:`Toward.RUN`, the run)."""
 
     run_key: str
+    toward: Toward = Toward.STEP
+    step: int = 1
+    """The direction of a step."""
 
 
 @record
 class End:
-    """A move found nowhere to go; ``message`` says why, for the status of the screen."""
+    """A move found nowhere to go; ``message`` says why (``bell``: a key that went nowhere)."""
 
     message: str
+    bell: bool = False
 
 
 Move = Target | NeedsCounting | End

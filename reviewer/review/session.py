@@ -2,11 +2,13 @@
 
 :class:`ReviewSession` owns the runs, the failures counted so far, the run list, the selection,
 the walk, the reviewer's decisions, the other reviewers' labels, git and blind mode. Its API is
-synchronous. Methods named ``read_*``, :meth:`view`, :meth:`seek` and :meth:`evidence` read the
-disk and are meant for worker threads (they only read the session's state); every other method
-runs on the app's thread, takes what a worker found (``take_*``) or acts for a key, and answers
-with an :class:`~reviewer.review.outcome.Outcome`. The app and the headless commands both go
-through it, so they can never disagree.
+synchronous. Methods named ``read_*``, :meth:`view`, :meth:`carry_out` and :meth:`evidence` read
+the disk and are meant for worker threads (they only read the session's state); every other method
+runs on the app's thread, takes what a worker found (``take_*``, :meth:`arrive`) or acts for a key,
+and answers with an :class:`~reviewer.review.outcome.Outcome`. A move is answered with one
+:class:`~reviewer.review.moving.moves.MoveRequest` (:meth:`request`), carried out in one go and taken back
+in one place (:mod:`reviewer.review.moving.moves`). The app and the headless commands both go through it,
+so they can never disagree.
 """
 
 from __future__ import annotations
@@ -17,19 +19,24 @@ from typing import TYPE_CHECKING, Callable
 from reviewer.model import Failure, Run
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
-from reviewer.review import opening
 from reviewer.review.analyses import Analyses
 from reviewer.review.decisions import Decisions
-from reviewer.review.folder import Folder
 from reviewer.review.gitstate import GitState
-from reviewer.review.outcome import NOTHING, Outcome, Part, Work, doing, tell
+from reviewer.review.moving import opening
+from reviewer.review.moving.moves import Arrival, MoveRequest, count_toward
+from reviewer.review.moving.walking import EVERY_FAILURE, Walking
+from reviewer.review.moving.walks import ListedRuns
+from reviewer.review.outcome import NOTHING, Outcome, Part, Work, asking_for, saying
 from reviewer.review.reviewers import Reviewers
+from reviewer.review.runlist.folder import Folder, Scan
+from reviewer.review.runlist.rows import Rows
 from reviewer.review.selection import (
     End,
     Move,
     NeedsCounting,
     Selection,
     Target,
+    Toward,
     at_turn,
     select_failure,
     step_attempt,
@@ -41,8 +48,6 @@ from reviewer.review.selection import (
 from reviewer.review.status import Totals, status_parts
 from reviewer.review.team import Team
 from reviewer.review.view import FailureView, Marks, read_view
-from reviewer.review.walking import EVERY_FAILURE, Walking, seek
-from reviewer.review.walks import Place
 from reviewer.store.labels import Labeller, LabelStore, UnknownFailure
 from reviewer.store.sessions.protocol import Store
 from reviewer.store.sessions.store import LRU
@@ -78,6 +83,11 @@ class ReviewSession:
         self.totals = Totals()
         self.evidence_cache = LRU(256)
         self.prefetched: Target | None = None
+        self.heading: MoveRequest | None = None
+        """The move under way: its request, until its arrival is taken (an older one's is not)."""
+        self.once_listed: Callable[[], Outcome] | None = None
+        """What to do once the run list is rebuilt: open the review (after a scan), go to the first
+        match (a search submitted with enter)."""
 
     @property
     def reviewer(self) -> str:
@@ -95,51 +105,126 @@ class ReviewSession:
 
     # ---- moving -------------------------------------------------------------------------------
 
-    def place(self) -> Place:
-        """The list as the walks see it."""
-        return Place(self.folder.listing.order, self.folder.failure_ids.get, self.folder.runs_by_key.__contains__)
+    def listed_runs(self) -> ListedRuns:
+        """The run list as the walks see it."""
+        return ListedRuns(self.folder.listing.order, self.folder.failure_ids.get, self.folder.runs_by_key.__contains__)
 
     def step(self, step: int) -> Move:
         """``j``/``k``: the next or previous failure of the current walk."""
-        return self.walking.walk.step(self.place(), self.selection, step)
+        return self.walking.walk.step(self.listed_runs(), self.selection, step)
 
     def next_unlabelled(self) -> Move:
         """The next failure of the walk this reviewer has not labelled."""
-        return self.walking.walk.next_unlabelled(self.place(), self.selection, self.decisions.unlabelled)
+        return self.walking.walk.next_unlabelled(self.listed_runs(), self.selection, self.decisions.unlabelled)
 
     def start(self) -> Outcome:
-        """Where the review opens (:func:`reviewer.review.opening.start`): the asked-for failure,
+        """Where the review opens (:func:`reviewer.review.moving.opening.start`): the asked-for failure,
         else the first unlabelled one."""
-        out, settled = opening.start(self.folder, self.place(), self.decisions.unlabelled, self.start_failure)
+        out, settled = opening.start(self.folder, self.listed_runs(), self.decisions.unlabelled, self.start_failure)
         self.start_failure = "" if settled else self.start_failure
         return out
 
-    def nothing_to_open(self, kind: str) -> Outcome:
-        """The opening found no unlabelled failure (``kind`` "unlabelled") or none at all ("step")."""
-        return opening.nothing_to_open(self.folder, self.place(), kind)
+    # ---- carrying out a move (reviewer.review.moving.moves) ---------------------------------------------
 
-    def seek(self, kind: str, current: Selection, order: list[str], step: int = 1,
-             cancelled: Callable[[], bool] = lambda: False) -> tuple[Move, dict[str, tuple[str, ...]]]:
-        """Answer a move that needed uncounted runs, counting them on the way (worker thread).
+    def request(self, move: Move) -> MoveRequest | Outcome:
+        """Answer a move with what to read: a target is selected at once (the next key steps from
+        it) and its view is read; a move that needs uncounted runs counts them, then the view of where
+        it lands is read. A move that went nowhere: what to say (an outcome, nothing to read)."""
+        if isinstance(move, End):
+            return saying(move.message, bell=move.bell)
+        if isinstance(move, Target):
+            self.go_to(move)
+            request = MoveRequest(self.selection)
+        else:
+            order = (move.run_key,) if move.toward in (Toward.RUN, Toward.ASKED) else self.folder.listing.order
+            request = MoveRequest(self.selection, move, order)
+        self.heading = request
+        return request
 
-        ``kind`` is ``step`` (``j``/``k``), ``unlabelled`` (after a label, at start) or ``open``
-        (a run, at start: count only ``order[0]``). Returns the move and what was counted.
-        """
-        walk = self.walking.walk if current.run_key else EVERY_FAILURE
-        return seek(self.folder, walk, self.decisions.unlabelled, kind, current, order, step, cancelled)
+    def reread(self) -> MoveRequest:
+        """Read the selection again (a new theme, the selection changed within its run, the run
+        changed on disk); while a move to it, or from it, is under way: that move again."""
+        heading = self.heading
+        if heading is None or heading.asked != self.selection:
+            heading = self.heading = MoveRequest(self.selection)
+        return heading
 
-    def go_to(self, target: Target) -> Selection:
-        """Select a failure (or a run, failure ""); the file shown is kept within the same run."""
+    def carry_out(self, request: MoveRequest, cancelled: Callable[[], bool] = lambda: False) -> Arrival:
+        """Count what a move needs on its way and read the view where it lands (reads the disk: a
+        worker thread, or the app's while the first screen is built; only reads the session's state)."""
+        selection: Selection | None = request.asked
+        move: Move | None = None
+        counted: dict[str, tuple[str, ...]] = {}
+        if request.counting is not None:
+            walk = self.walking.walk if request.asked.run_key else EVERY_FAILURE
+            move, counted = count_toward(self.folder, walk, self.decisions.unlabelled, request.counting,
+                                         request.asked, request.order, cancelled)
+            asked_failure = request.counting.toward is Toward.ASKED  # the opening is decided again first
+            selection = self.landing(move) if isinstance(move, Target) and not asked_failure else None
+        view = self.view(selection) if selection is not None and not cancelled() else None
+        return Arrival(request, move, counted, view)
+
+    def arrive(self, arrival: Arrival) -> tuple[FailureView | None, Outcome]:
+        """Take what a request found: the runs counted on the way (from any request), then, when it
+        is still the newest, where the move landed and its view. Returns the view to draw (None:
+        nothing new) and what to do next (say why a move went nowhere, follow a failure gone from
+        its run, open the review once an asked-for failure's run is counted)."""
+        out = self.folder.counted(arrival.counted, {}, False) if arrival.counted else NOTHING
+        request = arrival.request
+        if request is not self.heading:
+            return None, out
+        self.heading = None
+        counting, move = request.counting, arrival.move
+        if counting is not None:
+            if counting.toward is Toward.ASKED:
+                return None, out.then(self.start())
+            if isinstance(move, End):
+                if request.asked.run_key:
+                    return None, out.then(saying(move.message, bell=move.bell))
+                return None, out.then(opening.nothing_to_open(self.folder, self.listed_runs(), counting.toward))
+            if isinstance(move, Target):
+                self.go_to(move)
+        view = self.take_view(arrival.view) if arrival.view is not None else None
+        if view is None:  # the run is gone, or the selection is not the one read (the view is read again)
+            return None, out.then(asking_for(Work.SELECTION)) if arrival.view is not None else out
+        gone = self.vanished(view)
+        if gone is not None:
+            return None, out.then(Outcome(move=gone))
+        if self.folder.listing.unfold_for(view.selection.run_key, view.run):
+            out = out.then(asking_for(Work.LIST))  # the run was in a folded group
+        return view, out
+
+    def follow_at_once(self, move: Move) -> Outcome:
+        """Follow a move in this thread (the headless commands, the tests): the same request,
+        carry-out and arrival as the app's worker, on while the arrival leads on (an asked-for
+        failure's run counted, a failure gone from its run). What was said and asked for on the way."""
+        said = NOTHING
+        next_move: Move | None = move
+        while next_move is not None:
+            request = self.request(next_move)
+            if isinstance(request, Outcome):
+                return said.then(request)
+            _, out = self.arrive(self.carry_out(request))
+            said, next_move = said.then(replace(out, move=None)), out.move
+        return said
+
+    def landing(self, target: Target) -> Selection | None:
+        """The selection a target makes (the file shown kept within the same run, the transcript at
+        the attempt's turn); None when its run is gone."""
         run = self.folder.runs_by_key.get(target.run_key)
         if run is None:
-            return self.selection
+            return None
         keep = self.selection.file if self.selection.run_key == target.run_key else ""
         selection = select_failure(run, target.failure_id, keep)
         shown = self.shown
         if shown is not None and shown.run is not None and shown.run.key == run.key:
             selection = replace(selection, turn=turn_for_attempt(shown.turns, selection.attempt))
-        self.selection = selection
         return selection
+
+    def go_to(self, target: Target) -> Selection:
+        """Select a failure (or a run, failure ""); the file shown is kept within the same run."""
+        self.selection = self.landing(target) or self.selection
+        return self.selection
 
     def open_run(self, run_key: str) -> Move:
         """A run picked in the list (or ``J``/``K``): its first failure once its failures are known."""
@@ -147,8 +232,44 @@ class ReviewSession:
             return End("")
         ids = self.folder.failure_ids.get(run_key)
         if ids is None:
-            return NeedsCounting(run_key)
+            return NeedsCounting(run_key, Toward.RUN)
         return Target(run_key, ids[0] if ids else "")
+
+    # ---- the folder and the run list -------------------------------------------------------------
+
+    def take_scan(self, scan: Scan, head: bool = False) -> Outcome:
+        """The folder was read (``head``: its first runs only, the rest to follow): the list is
+        rebuilt, then the review opens (not again after a head that showed a failure)."""
+        reopen = not (self.folder.partial and self.selection.failure_id)
+        out = self.folder.take_head(scan) if head else self.folder.take_scan(scan)
+        self.once_listed = self.start if reopen else None
+        return out
+
+    def take_list(self, generation: int, rows: Rows, order: list[str]) -> Outcome | None:
+        """The run list's rows, built for a request (None: a newer rebuild was asked for); then what
+        was waiting for the list (the opening, a search's first match)."""
+        if not self.folder.listing.take(generation, rows, order):
+            return None
+        self.totals.changed()
+        after, self.once_listed = self.once_listed, None
+        return after() if after is not None else NOTHING
+
+    def search(self, text: str, submitted: bool = False) -> Outcome:
+        """The run search changed; ``submitted`` (enter): then open the first match's failure."""
+        listing = self.folder.listing
+        changed = text != listing.search
+        listing.search = text
+        if submitted:
+            self.once_listed = self.open_first_listed
+        if changed:
+            return asking_for(Work.LIST)
+        after, self.once_listed = self.once_listed, None
+        return after() if submitted and after is not None else NOTHING
+
+    def open_first_listed(self) -> Outcome:
+        """The first listed run at its first failure (nothing when no run is listed)."""
+        order = self.folder.listing.order
+        return Outcome(move=self.open_run(order[0])) if order else NOTHING
 
     def step_run(self, step: int) -> Move:
         """``J``/``K``."""
@@ -224,7 +345,7 @@ class ReviewSession:
         return Marks(verdicts, mine, verdicts.get(fid) == "stale", self.reviewers.others(fid, mine, everyone))
 
     def view(self, selection: Selection) -> FailureView | None:
-        """Read what the panes show for a selection (worker thread); None when its run is gone."""
+        """Read what the panes show for a selection (reads the disk); None when its run is gone."""
         run = self.folder.runs_by_key.get(selection.run_key)
         if run is None:
             return None
@@ -261,19 +382,20 @@ class ReviewSession:
         self.shown = replace(view, marks=self.marks(view.run, view.failure_ids, view.selection))
         return self.shown
 
-    def prefetch_target(self) -> Selection | None:
-        """The next failure in another run, to read ahead while the reviewer reads this one (once each)."""
-        here, place = self.selection, self.place()
-        move = self.walking.walk.step(place, here, 1)
+    def read_ahead(self) -> MoveRequest | None:
+        """The next failure in another run, to read while the reviewer reads this one (once each):
+        carried out like a move, its view only fills the caches."""
+        here, listed = self.selection, self.listed_runs()
+        move = self.walking.walk.step(listed, here, 1)
         for _ in range(len(self.folder.failure_ids.get(here.run_key) or ())):  # past this run's other failures
             if not isinstance(move, Target) or move.run_key != here.run_key:
                 break
-            move = self.walking.walk.step(place, Selection(move.run_key, move.failure_id), 1)
+            move = self.walking.walk.step(listed, Selection(move.run_key, move.failure_id), 1)
         run = self.folder.runs_by_key.get(move.run_key) if isinstance(move, Target) else None
         if run is None or run.key == here.run_key or not isinstance(move, Target) or move == self.prefetched:
             return None
         self.prefetched = move
-        return select_failure(run, move.failure_id)
+        return MoveRequest(select_failure(run, move.failure_id))
 
     def current_failure(self) -> Failure | None:
         """The failure on screen."""
@@ -307,7 +429,7 @@ class ReviewSession:
         """``s``/``c``/``space``: label the current failure, then move on (auto-advance)."""
         fid = self.selection.failure_id
         if not fid:
-            return tell("No failure selected.", bell=True)
+            return saying("No failure selected.", bell=True)
         out = self.decisions.decide(fid, verdict, what)
         if self.auto_advance and not any(n.severity == "error" and not out.retry for n in out.notices):
             out = out.then(Outcome(move=self.next_unlabelled()))
@@ -316,7 +438,7 @@ class ReviewSession:
     def clear(self) -> Outcome:
         """``x``."""
         fid = self.selection.failure_id
-        return self.decisions.clear(fid) if fid else tell("No failure selected.", bell=True)
+        return self.decisions.clear(fid) if fid else saying("No failure selected.", bell=True)
 
     def undo(self) -> Outcome:
         """``u``: undo the last change and show the failure it touched."""
@@ -362,9 +484,9 @@ class ReviewSession:
         self.folder.labeller = self.analyses.labeller = self.team.labeller = labeller
         before, self.folder.label_errors = self.folder.label_errors, problems
         self.folder.load_errors = [*(e for e in self.folder.load_errors if e not in before), *problems]
-        out = tell(f"Labelling as {self.identity.describe()}.", "Reviewer")
+        out = saying(f"Labelling as {self.identity.describe()}.", "Reviewer")
         for text in ([problem] if problem else []) + [f"{e.path}: {e.reason}" for e in problems]:
-            out = out.then(tell(one_line(text, 300), "Reviewer", "warning"))
+            out = out.then(saying(one_line(text, 300), "Reviewer", "warning"))
         return out.then(Outcome(labels_changed=True, work=frozenset({Work.LIST})))
 
     def may_commit(self) -> Outcome | None:
@@ -373,11 +495,11 @@ class ReviewSession:
 
     def commit(self) -> Outcome:
         """``ctrl+g``: commit this reviewer's label files (in a worker), or say why not."""
-        return self.may_commit() or doing(Work.COMMIT)
+        return self.may_commit() or asking_for(Work.COMMIT)
 
     # ---- status --------------------------------------------------------------------------------
 
     def status(self) -> tuple[list[Part], bool]:
         """The status line's parts, and whether a worker should recount the totals (big lists)."""
-        counts, recount = self.totals.get(self)
+        counts, recount = self.totals.get(self.folder.listing.order, self.folder.failure_ids, self.labelled)
         return status_parts(self, counts), recount

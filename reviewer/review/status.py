@@ -6,16 +6,38 @@ not saved yet · ⚠ 2 not loaded (E) · ⎇ repo main``. Pure: the session's st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Callable, Mapping, Protocol, Sequence
 
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
-from reviewer.review.listing import EMPTY_TALLY, SYNC_ROWS, Tally, tally
+from reviewer.review.decisions import Decisions
+from reviewer.review.gitstate import GitState
+from reviewer.review.moving.walking import Walking
+from reviewer.review.moving.walks import Disagreements, ListedRuns, ListWalk
 from reviewer.review.outcome import SEPARATOR, Part
-from reviewer.review.walks import Disagreements, ListWalk
+from reviewer.review.reviewers import Reviewers
+from reviewer.review.runlist.folder import Folder
+from reviewer.review.runlist.listing import EMPTY_TALLY, SYNC_ROWS, Tally, tally
+from reviewer.review.selection import Selection
+from reviewer.store.settings.identity import Identity
 
-if TYPE_CHECKING:
-    from reviewer.review.session import ReviewSession
+
+class StatusSource(Protocol):
+    """What the status line reads of the review session (a ``ReviewSession`` is one)."""
+
+    identity: Identity
+    folder: Folder
+    selection: Selection
+    walking: Walking
+    reviewers: Reviewers
+    decisions: Decisions
+    git: GitState
+
+    def listed_runs(self) -> ListedRuns:
+        """The run list as the walks see it."""
+
+    def labelled(self, run_key: str) -> int:
+        """How many of a counted run's failures are labelled."""
 
 
 class Totals:
@@ -31,25 +53,25 @@ class Totals:
             self.last = self.current
         self.current = None
 
-    def get(self, session: "ReviewSession") -> tuple[Tally, bool]:
-        """The tally to show and whether a worker should recount it (big lists)."""
+    def get(self, order: Sequence[str], failures: Mapping[str, tuple[str, ...]],
+            labelled: Callable[[str], int]) -> tuple[Tally, bool]:
+        """The tally of the listed runs to show, and whether a worker should recount it (big lists)."""
         if self.current is not None:
             return self.current, False
-        order = session.folder.listing.order
         if len(order) <= SYNC_ROWS:
-            self.current = tally(order, session.folder.failure_ids, session.labelled)
+            self.current = tally(order, failures, labelled)
             return self.current, False
         return self.last, True
 
-    def take(self, order: list[str], counted: Tally, session: "ReviewSession") -> bool:
-        """A worker's tally, if the list is still the same."""
-        if order is session.folder.listing.order and self.current is None:
+    def take(self, order: Sequence[str], counted: Tally, listed: Sequence[str]) -> bool:
+        """A worker's tally of ``order``, if the list is still ``listed``."""
+        if order is listed and self.current is None:
             self.current = counted
             return True
         return False
 
 
-def position_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
+def position_parts(session: StatusSource, counts: Tally) -> list[Part]:
     """``failure 3 of 41 · 12/41 labelled`` (``+`` while counting)."""
     if not session.folder.scanned:
         return [("scanning the folder\u2026", "muted")]
@@ -67,12 +89,12 @@ def position_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
     return parts
 
 
-def walk_parts(session: "ReviewSession") -> list[Part]:
+def walk_parts(session: StatusSource) -> list[Part]:
     """``cluster 2/6 connected · test_x`` or ``disagreements 2 of 5 (1 adjudicated)``."""
     walk = session.walking.walk
     here = session.selection.failure_id
     if isinstance(walk, Disagreements):
-        ids = walk.present(session.place())
+        ids = walk.present(session.listed_runs())
         where = f"disagreements {ids.index(here) + 1} of {len(ids)}" if here in ids else count(len(ids), "disagreement")
         parts: list[Part] = [SEPARATOR, (where, "bold warning")]
         settled = session.reviewers.settled(ids)
@@ -81,14 +103,14 @@ def walk_parts(session: "ReviewSession") -> list[Part]:
         return parts
     cluster = session.walking.cluster
     if isinstance(walk, ListWalk) and cluster is not None:
-        number, total = walk.position(session.place(), here)
+        number, total = walk.position(session.listed_runs(), here)
         position = f"{number}/{total}" if number else f"\u2013/{total}"
         return [SEPARATOR, ("cluster ", "muted"), (position, "bold accent"), (" ", ""),
                 (f"{one_line(cluster.task, 30)} \u00b7 {one_line(cluster.key, 50)}", "accent"), (" (C, x: clear)", "muted")]
     return []
 
 
-def status_parts(session: "ReviewSession", counts: Tally) -> list[Part]:
+def status_parts(session: StatusSource, counts: Tally) -> list[Part]:
     """The whole status line, what matters most first (a narrow terminal cuts its end): where the
     reviewer is and how much is labelled, the walk, warnings, then who is labelling and git."""
     parts = position_parts(session, counts) + walk_parts(session)

@@ -8,11 +8,11 @@ from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.gitstate import GitState
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.moving.walking import Walking
+from reviewer.review.moving.walks import ListedRuns
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.review.reviewers import Reviewers, ReviewersSnapshot
 from reviewer.review.selection import Selection
-from reviewer.review.walking import Walking
-from reviewer.review.walks import Place
 from reviewer.store.labels import Labeller
 from reviewer.store.sessions.protocol import Store
 
@@ -27,31 +27,31 @@ class Team:
         self.git = git
         self.walking = walking
 
-    def take(self, snapshot: ReviewersSnapshot, place: Place, here: Selection) -> Outcome:
+    def take(self, snapshot: ReviewersSnapshot, listed: ListedRuns, here: Selection) -> Outcome:
         """The other reviewers' labels were read; enter the disagreements walk when it was asked for."""
         errors = self.reviewers.take(snapshot)
         out = NOTHING
         if errors:
-            out = tell("Some labels files could not be read: " + one_line("; ".join(errors), 400), "Reviewers", "warning")
+            out = saying("Some labels files could not be read: " + one_line("; ".join(errors), 400), "Reviewers", "warning")
         if self.walking.want_disagreements:
-            out = out.then(self.walking.follow_disagreements(snapshot, place, here))
-        return out.then(doing(Work.RELABEL))
+            out = out.then(self.walking.follow_disagreements(snapshot, listed, here))
+        return out.then(asking_for(Work.RELABEL))
 
     def toggle_disagreements(self) -> Outcome:
         """``D``: the disagreements walk (entered once everyone's labels are read again), or back."""
         if self.walking.disagreements:
-            return self.walking.every("Disagreements mode off: j/k step through every failure.").then(doing(Work.RELABEL))
+            return self.walking.every("Disagreements mode off: j/k step through every failure.").then(asking_for(Work.RELABEL))
         self.walking.want_disagreements = True
-        return doing(Work.REVIEWERS)
+        return asking_for(Work.REVIEWERS)
 
     def reveal(self, failure_id: str) -> Outcome:
         """``r``: show the other reviewers' verdicts on this failure before labelling it."""
         if not failure_id:
-            return tell("No failure selected.", bell=True)
+            return saying("No failure selected.", bell=True)
         if not self.reviewers.has_others(failure_id):
-            return tell("No other reviewer has labelled this failure.")
+            return saying("No other reviewer has labelled this failure.")
         self.reviewers.revealed.add(failure_id)
-        return doing(Work.RELABEL)
+        return asking_for(Work.RELABEL)
 
     def adjudicate(self, failure_id: str, verdict: Verdict | None, note: str, override: bool = False) -> Outcome:
         """Record (or, with None, clear) the final verdict of a failure, with its evidence hash now and
@@ -66,13 +66,13 @@ class Team:
             else:
                 label = adjudicate_failure(self.labeller, failure_id, verdict, note, override=override)
         except Unanimous as exc:
-            return tell(f"{exc.consensus.describe()}: not overridden.", "Adjudicate", "warning")
+            return saying(f"{exc.consensus.describe()}: not overridden.", "Adjudicate", "warning")
         except Exception as exc:  # noqa: BLE001 - LabelsUnsafe, OSError, ValueError: nothing was written
-            return tell(f"Not saved: {one_line(str(exc), 300)}", "Adjudicate", "error", 15)
+            return saying(f"Not saved: {one_line(str(exc), 300)}", "Adjudicate", "error", 15)
         self.reviewers.adjudicated(failure_id, label)
         self.git.adjudicated.add(session)
         said = "Adjudication cleared." if label is None else f"Final verdict: {label.verdict.value}"
-        return tell(said, "Adjudicate").then(Outcome(labels_changed=True))
+        return saying(said, "Adjudicate").then(Outcome(labels_changed=True))
 
     def unanimous(self, failure_id: str) -> str:
         """How the reviewers agree on a failure ("" when they do not all agree)."""

@@ -1,9 +1,12 @@
 """The review app: a thin shell around a :class:`~reviewer.review.session.ReviewSession`.
 
-Keys call the session; workers (:mod:`reviewer.ui.workers`) post typed messages
-(:mod:`reviewer.ui.messages`); handlers hand what was found to the session and draw. The review
-screen shows the current failure (one view per paint); the app keeps the folder, labels, the
-other reviewers, git, themes and keys."""
+Keys call the session; the session answers with an outcome, which :meth:`ReviewApp.report`
+carries out: what to say, what to start or redraw, and where to go. A move goes one way
+(:meth:`ReviewApp.follow`): the session's request, carried out in a worker (in the app's thread
+while the first screen is built, so that it is one paint), taken back by the session, drawn in
+one paint. Workers (:mod:`reviewer.ui.workers`) post typed messages
+(:mod:`reviewer.ui.messages`); handlers hand what was found to the session and draw.
+"""
 
 from __future__ import annotations
 
@@ -20,24 +23,26 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from reviewer.model.sanitize import one_line
+from reviewer.review.moving.moves import MoveRequest
 from reviewer.review.naming import name_prompt
-from reviewer.review.outcome import Notice, Outcome, Work, doing
-from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target
+from reviewer.review.outcome import Outcome, Work, asking_for
+from reviewer.review.runlist.rows import Rows
+from reviewer.review.selection import Move
 from reviewer.review.session import ReviewSession
 from reviewer.store.settings.config import Settings
-from reviewer.ui import messages as m
-from reviewer.ui import theming
-from reviewer.ui import workers as w
-from reviewer.ui.acted import Acted, tell
+from reviewer.ui import messages, theming, workers
 from reviewer.ui.bindings import BINDINGS, BY_ID, apply_keymap, key_label
 from reviewer.ui.commands import BindingCommands
-from reviewer.ui.daemon import DaemonExecutor
-from reviewer.ui.first_screen import REST_SECONDS, BegunScan, FirstScreen
+from reviewer.ui.outcomes import SessionAnswered, show_toast
 from reviewer.ui.render.badges import parts_content
 from reviewer.ui.render.panes import REMEMBERED
 from reviewer.ui.screens.review import ReviewScreen
+from reviewer.ui.startup import first_screen
+from reviewer.ui.startup.early_scan import EarlyScan
+from reviewer.ui.startup.first_screen import Deadline, FirstScan
 from reviewer.ui.theming import DISMISS_ID, ThemeCommands, Themes, startup_warning
 from reviewer.ui.widgets.warning_bar import WarningBar
+from reviewer.ui.worker_threads import DaemonThreadPool
 
 SAVE_RETRY_SECONDS = 5.0  # unsaved decisions retried, labels files looked at for outside changes
 POLL_SECONDS = 2.0  # how often the folder is looked at again
@@ -45,6 +50,9 @@ INDEX_SAVE_SECONDS = 15.0
 QUIET_SECONDS = 0.3  # quiet after a label change before everyone's labels are read again
 FIRST_SCREEN_SECONDS = 1.0  # background work waits for the first failure on screen, or this long
 MOVE_WAIT_SECONDS = 0.1  # a move's cursor waits this long for its view, then is drawn alone
+AFTER_FIRST_SCREEN = frozenset({Work.COUNT, Work.REVIEWERS, Work.PROVENANCE})
+"""Reading the whole folder's failures, everyone's labels and each run's commit wait for the first
+screen (beside it, they slowed it)."""
 
 
 class ReviewApp(App[int]):
@@ -57,24 +65,26 @@ class ReviewApp(App[int]):
 
     def __init__(self, session: ReviewSession, settings: Settings | None = None,
                  keymap: Mapping[str, str] | None = None, warnings: list[str] | None = None,
-                 themes: Themes | None = None, early_scan: BegunScan | None = None) -> None:
+                 themes: Themes | None = None, early_scan: EarlyScan | None = None) -> None:
         super().__init__()
-        self.early_scan = early_scan  # the first scan, when the launcher began it (the scan worker takes it)
         self.session = session
         self.settings = settings or Settings()
         self.initial_keymap = dict(keymap or {})
         self.themes = themes or Themes()
         self.themes.start(self, self.settings.theme)
-        self.pool = DaemonExecutor()  # the workers' threads (the loop's default executor once up)
+        self.pool = DaemonThreadPool()  # the workers' threads (the loop's default executor once up)
         self.startup_warnings = [*self.themes.warnings, *(startup_warning(x) for x in warnings or [])]
-        self.review_screen = ReviewScreen(session, self.screen_ready, self.painted)
+        self.review_screen = ReviewScreen(session, self.screen_ready, lambda: self.painted(session.selection.failure_id))
         self.review_screen.symbols = self.symbols
-        self.first_shown = self.opening_wanted = False
+        self.first_scan = FirstScan(early_scan)
+        self.building_first_screen = False
+        """The first screen is being built in the app's thread: a move is carried out at once."""
+        self.after_first_screen: set[Work] | None = set()
+        """Work that waits for the first screen (None once it is shown)."""
+        self.cursor_waits: MoveRequest | None = None
+        """The move whose run-list cursor, status line and evidence strip wait to be drawn with its view."""
         self.last_index_save = 0.0
         self.quiet_timer: Timer | None = None
-        self.moving: Selection | None = None  # a move waiting for its view: its cursor etc. wait too
-        self.painting: str | None = None  # the failure whose view waits for its frame (:meth:`painted`)
-        self.first = FirstScreen()
 
     def get_default_screen(self) -> ReviewScreen:
         """The review screen, laid out for the terminal's size."""
@@ -102,10 +112,11 @@ class ReviewApp(App[int]):
         """The current theme's verdict symbols."""
         return self.themes.symbols(self.theme)
 
-    # ---- workers, outcomes, moves -------------------------------------------------------------
+    # ---- workers and outcomes ------------------------------------------------------------------
 
     def start(self, name: str, work: Callable[..., object], *args: object) -> None:
-        """Run a worker of :mod:`reviewer.ui.workers` in a thread; it posts its result to the app."""
+        """Run a worker of :mod:`reviewer.ui.workers` in a thread; it posts its result to the app. A
+        newer worker of the same name cancels the older one."""
         self.run_worker(partial(work, *args, self.post_message), name=name, group=name, thread=True, exclusive=True,
                         exit_on_error=False, description=name)
 
@@ -116,10 +127,11 @@ class ReviewApp(App[int]):
             self.notify(one_line(f"{type(error).__name__}: {error}", 300), title=f"{event.worker.name} failed",
                         severity="error", timeout=15, markup=False)
 
-    def report(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
-        """Say what an action said, start and redraw what it asks for, follow its move."""
+    def report(self, outcome: Outcome) -> None:
+        """Carry out what the session answered: say its notices, start and redraw what it asks for,
+        follow its move."""
         for notice in outcome.notices:
-            tell(self, notice)
+            show_toast(self, notice)
         work = set(outcome.work)
         if outcome.labels_changed:
             work.add(Work.RELABEL)
@@ -130,18 +142,20 @@ class ReviewApp(App[int]):
             self.do(item)
         self.refresh_status()
         if outcome.move is not None:
-            self.follow(outcome.move, kind, step)
+            self.follow(outcome.move)
 
     def quiet_over(self) -> None:
         """No label changed for a while: read everyone's labels and the repository line again."""
         self.quiet_timer = None
-        self.report(doing(Work.REVIEWERS, Work.REPOSITORY))
+        self.report(asking_for(Work.REVIEWERS, Work.REPOSITORY))
 
     def do(self, item: Work) -> None:
         """One piece of work an outcome asked for."""
         session, root, screen = self.session, Path(self.session.store.root), self.review_screen
-        if item is Work.SELECTION:
-            self.read_view()
+        if item in AFTER_FIRST_SCREEN and self.after_first_screen is not None:
+            self.after_first_screen.add(item)
+        elif item is Work.SELECTION:
+            self.carry_out(session.reread())
         elif item is Work.RELABEL:
             session.totals.changed()
             screen.relabelled(session.relabel(), self.symbols)
@@ -152,87 +166,113 @@ class ReviewApp(App[int]):
             screen.counts_changed()
         elif item is Work.VIEW:
             REMEMBERED.clear()
-            self.read_view()
-        elif item is Work.COUNT and self.first_shown:
-            self.start("count", w.count, session, [r.key for r in session.folder.uncounted()])
+            self.carry_out(session.reread())
+        elif item is Work.COUNT:
+            self.start("count", workers.count, session, [r.key for r in session.folder.uncounted()])
         elif item is Work.SAVE_INDEX:
-            self.start("index", w.save_index, session.store)
-        elif item is Work.REVIEWERS and self.first_shown:
-            self.start("reviewers", w.reviewers, root, sorted({run.session for run in session.folder.runs}))
+            self.start("index", workers.save_index, session.store)
+        elif item is Work.REVIEWERS:
+            self.start("reviewers", workers.reviewers, root, sorted({run.session for run in session.folder.runs}))
         elif item is Work.REPOSITORY and (session.git.on or not session.git.checked):
-            self.start("git-info", w.repository, root)
-        elif item is Work.PROVENANCE and self.first_shown:
-            self.start("git-provenance", w.run_commits, root)
+            self.start("git-info", workers.repository, root)
+        elif item is Work.PROVENANCE:
+            self.start("git-provenance", workers.run_commits, root)
         elif item is Work.COMMIT:
-            self.start("git-commit", w.commit, root, session.reviewer, sorted(session.git.adjudicated))
+            self.start("git-commit", workers.commit, root, session.reviewer, sorted(session.git.adjudicated))
 
-    def follow(self, move: Move, kind: str = "step", step: int = 1) -> None:
-        """Go where a move lands; count runs first when it needs them; say why when it cannot."""
-        session = self.session
-        if isinstance(move, Target):
-            session.go_to(move)
-            self.read_view()
-        elif isinstance(move, NeedsCounting):
-            order = [move.run_key] if kind == "open" else list(session.folder.listing.order)
-            seeked = self.first.seek(session, kind, session.selection, order, step)  # the first screen's, here
-            if seeked is not None:
-                return self.on_seeked(seeked)
-            self.start("seek", w.seek, session, kind, session.selection, order, step)
-        elif move.message:
-            tell(self, Notice(move.message, bell=kind == "step"))
+    # ---- one path for a move -------------------------------------------------------------------
 
-    def read_view(self) -> None:
-        """The selection changed: its view (the cursor, status line and evidence strip wait for it)."""
-        session, screen = self.session, self.review_screen
-        selection = session.selection
-        ready = self.first.view(session, selection, screen.caps)
-        if ready is None:
-            self.start("view", w.view, session, selection, self.highlight, screen.caps)
-        if session.folder.listing.unfold_for(selection.run_key, session.current_run()):
-            self.rebuild_list()  # the run was in a folded group
-        self.moving = selection
-        self.set_timer(MOVE_WAIT_SECONDS, partial(self.show_move, selection))
-        if ready is not None:
-            self.on_view_ready(ready)
-            if ready.rendered.plain or not ready.rendered.code.coloured:  # the theme (and Pygments) after the paint
-                self.call_after_refresh(lambda: self.start("colour", w.colour, ready.view, self.highlight, screen.caps))
+    def follow(self, move: Move) -> None:
+        """Go where a move leads: the session answers it with a request (or says why it went
+        nowhere), which is carried out."""
+        request = self.session.request(move)
+        if isinstance(request, Outcome):
+            self.report(request)
+        else:
+            self.carry_out(request)
 
-    def show_move(self, waited: Selection | None = None) -> None:
-        """Draw the cursor, status line and evidence strip (``waited``: if that move still waits)."""
-        if waited is not None and waited is not self.moving:
-            return
-        session, self.moving = self.session, None
+    def carry_out(self, request: MoveRequest) -> None:
+        """Carry out a move's request, the one way every move goes: in a worker, or in the app's
+        thread while the first screen is built (for up to ``first_screen.SEEK_SECONDS``; longer, or when it
+        fails, the worker carries it out and reports what went wrong). The cursor, status line and
+        evidence strip wait for its view, :data:`MOVE_WAIT_SECONDS` at most."""
+        self.cursor_waits = request
+        self.set_timer(MOVE_WAIT_SECONDS, partial(self.point_if_waiting, request))
+        caps = self.review_screen.caps
+        if self.building_first_screen:
+            try:  # plain: no theme, so neither the Markdown parser nor Pygments' lexers load before the frame
+                moved = workers.carried_out(self.session, request, None, caps, Deadline(first_screen.SEEK_SECONDS))
+            except Exception:  # noqa: BLE001 - the worker carries it out again and reports what went wrong
+                moved = None
+            if moved is not None:
+                self.on_moved(moved)
+                if moved.rendered is not None:  # the theme (and Pygments) after the paint: its colours, the Markdown
+                    view = moved.rendered.view
+                    self.call_after_refresh(lambda: self.start("colour", workers.colour, view, self.highlight, caps))
+                return
+        self.start("move", workers.move, self.session, request, self.highlight, caps)
+
+    def on_moved(self, message: messages.Moved) -> None:
+        """A move was carried out: the session takes it (unless a newer move was asked for); its view
+        goes into every pane in one paint, with the cursor, status line and evidence strip."""
+        shown, outcome = self.session.arrive(message.arrival)
+        if shown is not None and message.rendered is not None:
+            with self.batch_update():
+                self.point()
+                self.review_screen.show(message.rendered, shown, self.symbols)
+            self.review_screen.call_after_refresh(self.painted, shown.selection.failure_id)
+        elif self.cursor_waits is message.arrival.request:
+            self.point()
+        self.report(outcome)
+
+    def point_if_waiting(self, request: MoveRequest) -> None:
+        """A move's view is slow to read: its cursor, status line and evidence strip are drawn alone."""
+        if self.cursor_waits is request:
+            self.point()
+
+    def point(self) -> None:
+        """Draw the run list's cursor, the status line and the evidence strip at the selection."""
+        session, self.cursor_waits = self.session, None
         fid = session.selection.failure_id
         self.review_screen.point(session.selection.run_key, fid, session.cached_evidence(fid) if fid else None)
         self.refresh_status()
+
+    def painted(self, failure_id: str) -> None:
+        """A view's frame is composed (or the review screen is back on top): its evidence, staleness,
+        re-score record and a read-ahead of the next failure start now (beside the paint they
+        stretched it), unless the reviewer moved on."""
+        self.first_screen_shown()
+        session, screen = self.session, self.review_screen
+        if session.shown is None or session.selection.failure_id != failure_id:
+            return
+        if failure_id:
+            if screen.workspace.evidence_needed(failure_id, session.cached_evidence(failure_id)):
+                self.start("evidence", workers.evidence, session, failure_id)
+            self.start("stale", workers.stale_one, session, failure_id)
+            screen.rescores.read_record(failure_id)
+        if (ahead := session.read_ahead()) is not None:
+            self.start("prefetch", workers.read_ahead, session, ahead, self.highlight, screen.caps)
+
+    def on_coloured(self, message: messages.Coloured) -> None:
+        """The shown view's colours (and a plain first screen's Markdown) arrived."""
+        shown = self.session.shown
+        if shown is not None and message.rendered.view.selection.same_place(shown.selection):
+            self.review_screen.workspace.coloured(message.rendered, shown)
+        self.call_after_refresh(self.first_scan.read_rest)
 
     def refresh_status(self) -> None:
         """Redraw the status line (a big list's totals are recounted in a worker)."""
         parts, recount = self.session.status()
         if recount:
-            self.start("tally", w.recount, self.session, self.session.folder.listing.order)
-        if self.review_screen.is_mounted and self.moving is None:  # a move draws it with its view
+            self.start("tally", workers.recount, self.session, self.session.folder.listing.order)
+        if self.review_screen.is_mounted and self.cursor_waits is None:  # a move draws it with its view
             self.review_screen.status(parts_content(parts), len(self.session.folder.load_errors))
 
-    def rebuild_list(self) -> None:
-        """The list's filter, search, folding or runs changed: rebuild its rows (big lists in a worker)."""
-        folder = self.session.folder
-        request = folder.listing.request(folder.failure_ids, self.session.labelled, self.session.decisions.deferred)
-        if folder.listing.big and not self.first.builds(len(folder.runs)):
-            self.start("list", w.build_list, request)
-        elif folder.listing.take(request.generation, *request.build()):
-            self.list_rebuilt()
-
-    def list_rebuilt(self) -> None:
-        """Draw the new rows; the first time, open the review (it walks the list)."""
-        self.session.totals.changed()
-        self.review_screen.list_rebuilt()
-        if self.opening_wanted:
-            self.opening_wanted = False
-            self.opening()
+    # ---- the folder and the run list -----------------------------------------------------------
 
     def screen_ready(self) -> None:
-        """The review screen is mounted, not yet painted: keymap, warnings, then the scan."""
+        """The review screen is mounted, not yet painted: keymap, warnings, then the first screen,
+        built here in one go when the folder's scan is ready (else the scan worker reads it)."""
         asyncio.get_running_loop().set_default_executor(self.pool)  # q never waits for a reader
         if self.initial_keymap and (unknown := apply_keymap(self, self.initial_keymap)):
             self.notify("unknown key ids: " + ", ".join(unknown), severity="warning", markup=False)
@@ -240,16 +280,17 @@ class ReviewApp(App[int]):
             self.review_screen.warn(self.startup_warnings, key_label(self, BY_ID[DISMISS_ID].binding))
             self.refresh_bindings()
         self.refresh_status()
-        early, self.early_scan = self.early_scan, None
-        scan, head = self.first.take(self.session, early)  # the scan, or the first runs while it is read
+        scan, head = self.first_scan.take(self.session)  # the launcher's scan, or the first runs while it is read
         if scan is not None:
-            self.first.opening = True  # the first screen in one paint: the scan, seek and view taken here
-            self.on_scanned(m.Scanned(scan), head)
-            self.first.opening = False
+            self.building_first_screen = True
+            try:
+                self.on_scanned(messages.Scanned(scan), head)
+            finally:
+                self.building_first_screen = False
         if head:  # the rest is read once the first runs' colours are painted, or a little later
-            self.set_timer(REST_SECONDS, self.first.read_rest)
+            self.set_timer(first_screen.REST_SECONDS, self.first_scan.read_rest)
         if scan is None or head:
-            self.start("scan", w.scan, self.session, early.future if early else None)
+            self.start("scan", workers.scan, self.session, self.first_scan.scan_future)
         self.call_after_refresh(self.do, Work.REPOSITORY)  # git's line after the first paint (a worker beside it slows it)
         self.set_interval(SAVE_RETRY_SECONDS, self.watch_labels)
         self.set_interval(POLL_SECONDS, self.poll_folder)
@@ -258,98 +299,57 @@ class ReviewApp(App[int]):
         """The app has ended: its worker threads end too (a kept thread would keep the app)."""
         self.pool.shutdown(wait=False)
 
-    def on_scanned(self, message: m.Scanned, head: bool = False) -> None:
-        """Show the runs and open at the first (or the asked-for) failure; ``head``: the first runs only
-        (the whole list after them opens again only if they held no failure)."""
-        folder = self.session.folder
-        self.opening_wanted = not (folder.partial and self.session.selection.failure_id)
-        self.report(folder.take_head(message.scan) if head else folder.take_scan(message.scan))  # the list, then the opening
+    def on_scanned(self, message: messages.Scanned, head: bool = False) -> None:
+        """Show the runs and open the review (``head``: the folder's first runs only, the rest to follow)."""
+        self.report(self.session.take_scan(message.scan, head))
         if not self.session.folder.runs:
             self.review_screen.workspace.nothing("no runs in this folder")
         if (ask := name_prompt(self.session.identity, message.scan.question, served=self.is_web)) is not None:
             self.review_screen.dialogs.ask_name(ask)
         self.last_index_save = time.monotonic()
-        self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen)
+        self.set_timer(FIRST_SCREEN_SECONDS, self.first_screen_shown)
 
-    def opening(self) -> None:
-        """Open at the asked-for failure (its run counted first), else the first unlabelled one."""
-        out = self.session.start()
-        counting_asked = isinstance(out.move, NeedsCounting) and bool(self.session.start_failure)
-        self.report(out, "open" if counting_asked else "unlabelled")
+    def first_screen_shown(self) -> None:
+        """The first failure is on screen (or the whole scan is a second old): start what waited for it."""
+        waiting = self.after_first_screen
+        if waiting is None or not self.session.folder.scanned:
+            return
+        self.after_first_screen = None
+        self.start("stale-all", workers.stale_all, self.session)
+        self.report(asking_for(Work.COUNT, Work.REVIEWERS, *([Work.PROVENANCE] if self.session.git.on else []), *waiting))
 
-    def first_screen(self) -> None:
-        """The first failure is on screen (or took long): start what waited for it."""
-        if not self.first_shown and self.session.folder.scanned:
-            self.first_shown = True
-            self.start("stale-all", w.stale_all, self.session)
-            self.report(doing(Work.COUNT, Work.REVIEWERS, *([Work.PROVENANCE] if self.session.git.on else [])))
+    def rebuild_list(self) -> None:
+        """The list's filter, search, folding or runs changed: rebuild its rows (big lists in a worker,
+        but the first screen's at once)."""
+        folder = self.session.folder
+        request = folder.listing.request(folder.failure_ids, self.session.labelled, self.session.decisions.deferred)
+        if folder.listing.big and not (self.building_first_screen and len(folder.runs) <= first_screen.FIRST_ROWS):
+            self.start("list", workers.build_list, request)
+        else:
+            self.take_list(request.generation, *request.build())
+
+    def take_list(self, generation: int, rows: Rows, order: list[str]) -> None:
+        """Draw the new rows, then what waited for them (the opening, a search's first match)."""
+        outcome = self.session.take_list(generation, rows, order)
+        if outcome is not None:
+            self.review_screen.list_rebuilt()
+            self.report(outcome)
+
+    def on_list_built(self, message: messages.ListBuilt) -> None:
+        """A big list's rows."""
+        self.take_list(message.generation, message.rows, message.order)
 
     # ---- what workers found --------------------------------------------------------------------
 
-    @on(m.Found)
-    def found(self, message: m.Found) -> None:
+    @on(messages.Found)
+    def found(self, message: messages.Found) -> None:
         """A worker found something the session takes: say, start and redraw what it asks for."""
         self.report(message.take(self.session))
 
-    def on_seeked(self, message: m.Seeked) -> None:
-        """Go where a seek landed, unless the reviewer moved on meanwhile."""
-        self.report(self.session.folder.counted(message.found, {}, False))
-        if message.asked != self.session.selection:
-            return
-        if message.kind == "open" and self.session.start_failure:
-            self.opening()
-        elif isinstance(message.move, End) and not message.asked.run_key:
-            self.report(self.session.nothing_to_open(message.kind))
-        else:
-            self.follow(message.move, message.kind)
-
-    def on_view_ready(self, message: m.ViewReady) -> None:
-        """Take a view if it is still wanted; every pane draws it in one paint (status line and strip first)."""
-        view = self.session.take_view(message.view)
-        if view is None:
-            return
-        gone = self.session.vanished(view)
-        if gone is not None:
-            self.follow(gone)
-            return
-        with self.batch_update():
-            self.show_move()
-            self.review_screen.show(message.rendered, view, self.symbols)
-        self.painting = view.selection.failure_id
-        self.call_after_refresh(self.painted)  # lost if a dialog on top closes first: the screen calls it then
-
-    def painted(self) -> None:
-        """A view's frame is composed: its evidence, staleness, re-score record and the next view (beside
-        the paint they stretched it) start, unless the reviewer moved on."""
-        self.first_screen()
-        session, screen, fid, self.painting = self.session, self.review_screen, self.painting, None
-        if fid is None or session.selection.failure_id != fid:
-            return
-        if fid:
-            if screen.workspace.evidence_needed(fid, session.cached_evidence(fid)):
-                self.start("evidence", w.evidence, session, fid)
-            self.start("stale", w.stale_one, session, fid)
-            screen.rescores.read_record(fid)
-        if (target := session.prefetch_target()) is not None:
-            self.start("prefetch", w.view, session, target, self.highlight, screen.caps, True)
-
-    def on_coloured(self, message: m.Coloured) -> None:
-        """The shown view's colours (and a plain first screen's Markdown) arrived."""
-        shown = self.session.shown
-        if shown is not None and message.rendered.view.selection.same_place(shown.selection):
-            self.review_screen.workspace.coloured(message.rendered, shown)
-        self.call_after_refresh(self.first.read_rest)
-
-    def on_evidence_ready(self, message: m.EvidenceReady) -> None:
+    def on_evidence_ready(self, message: messages.EvidenceReady) -> None:
         """A failure's evidence, shown if it is still current."""
-        if message.failure_id == self.session.selection.failure_id and (self.moving is None or message.error):
+        if message.failure_id == self.session.selection.failure_id and (self.cursor_waits is None or message.error):
             self.review_screen.workspace.show_evidence(message.failure_id, message.evidence, message.error)
-
-    def on_list_built(self, message: m.ListBuilt) -> None:
-        """A big list's rows."""
-        if self.session.folder.listing.take(message.generation, message.rows, message.order):
-            self.list_rebuilt()
-            self.refresh_status()
 
     def watch_labels(self) -> None:
         """Retry unsaved decisions; take in outside changes to this reviewer's labels files."""
@@ -360,7 +360,7 @@ class ReviewApp(App[int]):
         if self.session.folder.scanned and not any(x.group == "live" and not x.is_finished for x in self.workers):
             save = time.monotonic() - self.last_index_save > INDEX_SAVE_SECONDS
             self.last_index_save = time.monotonic() if save else self.last_index_save
-            self.start("live", w.refresh, self.session.store, save)
+            self.start("live", workers.refresh, self.session.store, save)
 
     def watch_theme(self, old: str, new: str) -> None:
         """A new theme: render the view again (code colours, verdict symbols); save the choice."""
@@ -368,18 +368,18 @@ class ReviewApp(App[int]):
             return  # the start: the screen is made with the theme chosen
         screen.symbols = self.symbols
         if old != new and screen.is_mounted:
-            self.read_view()
+            self.carry_out(self.session.reread())
             self.review_screen.relabelled(self.session.shown, self.symbols)
             if new != self.themes.saved:
                 self.themes.saved = new
-                self.start("settings", w.theme_saved, new, self.themes.lock)
+                self.start("settings", workers.theme_saved, new, self.themes.lock)
 
     # ---- what keys asked for, and the app's own keys -----------------------------------------
 
-    @on(Acted)
-    def acted(self, message: Acted) -> None:
-        """A key on the review screen acted on the session."""
-        self.report(message.outcome, message.kind, message.step)
+    @on(SessionAnswered)
+    def session_answered(self, message: SessionAnswered) -> None:
+        """A key or a dialog acted on the session: carry its answer out."""
+        self.report(message.outcome)
 
     @on(WarningBar.Dismissed)
     def action_dismiss_warning(self) -> None:

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Mapping
 from textual.message import Message
 
 from reviewer.model import LoadError, Run
-from reviewer.review.folder import Scan
-from reviewer.review.listing import Tally
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
+from reviewer.review.moving.moves import Arrival
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
 from reviewer.review.reviewers import ReviewersSnapshot
-from reviewer.review.rows import Rows
-from reviewer.review.selection import Move, Selection
+from reviewer.review.runlist.folder import Scan
+from reviewer.review.runlist.listing import Tally
+from reviewer.review.runlist.rows import Rows
 from reviewer.review.session import ReviewSession
-from reviewer.review.view import FailureView
 from reviewer.store.sessions.store import Changes
 from reviewer.ui.render.panes import Rendered
 
@@ -62,28 +61,14 @@ class Counted(Found):
         return session.folder.counted(self.counted, self.errors, self.done)
 
 
-class Seeked(Message):
-    """A move that needed uncounted runs, answered, with what was counted on the way."""
+class Moved(Message):
+    """A move was carried out (:meth:`ReviewSession.carry_out`): what it counted and the view where
+    it landed, its heavy parts rendered (``rendered`` None: no view)."""
 
-    def __init__(self, kind: str, asked: Selection, move: Move, found: dict[str, tuple[str, ...]]) -> None:
+    def __init__(self, arrival: Arrival, rendered: Rendered | None) -> None:
         super().__init__()
-        self.kind = kind
-        self.asked = asked
-        self.move = move
-        self.found = found
-
-
-class ViewReady(Message):
-    """A selection's view was read and its heavy parts rendered."""
-
-    def __init__(self, view: FailureView, rendered: Rendered) -> None:
-        super().__init__()
-        self.view = view
+        self.arrival = arrival
         self.rendered = rendered
-
-    def can_replace(self, message: Message) -> bool:
-        """Only the newest view matters."""
-        return isinstance(message, ViewReady)
 
 
 class Coloured(Message):
@@ -124,7 +109,7 @@ class Tallied(Found):
 
     def take(self, session: ReviewSession) -> Outcome:
         """The totals, if the list is still the same (the status line is redrawn after any take)."""
-        session.totals.take(self.order, self.tally, session)
+        session.totals.take(self.order, self.tally, session.folder.listing.order)
         return NOTHING
 
 
@@ -149,7 +134,7 @@ class ReviewersRead(Found):
 
     def take(self, session: ReviewSession) -> Outcome:
         """Everyone's labels (the disagreements walk starts here when asked for)."""
-        return session.team.take(self.snapshot, session.place(), session.selection)
+        return session.team.take(self.snapshot, session.listed_runs(), session.selection)
 
 
 class RepoRead(Found):
@@ -176,7 +161,7 @@ class ProvenanceRead(Found):
     def take(self, session: ReviewSession) -> Outcome:
         """Each run's last commit (the shown run's goes on the Brief pane's border)."""
         session.git.provenance = self.provenance
-        return doing(Work.SELECTION)
+        return asking_for(Work.SELECTION)
 
 
 class Committed(Found):
@@ -218,4 +203,4 @@ class Said(Found):
 
     def take(self, session: ReviewSession) -> Outcome:
         """Say it."""
-        return tell(self.message, self.title, self.severity, 15)
+        return saying(self.message, self.title, self.severity, 15)

@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Callable
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from reviewer.review.folder import Scan
 from reviewer.review.gitstate import commit_mine
-from reviewer.review.listing import ListRequest, tally
+from reviewer.review.moving.moves import MoveRequest
 from reviewer.review.reviewers import ReviewersSnapshot, read_snapshot
-from reviewer.review.selection import Selection
+from reviewer.review.runlist.folder import Scan
+from reviewer.review.runlist.listing import ListRequest, tally
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
 from reviewer.store.labels import UnknownFailure
 from reviewer.store.sessions.protocol import Store
-from reviewer.ui import messages as m
+from reviewer.ui import messages
 from reviewer.ui.render.panes import render_view
 from reviewer.ui.theming import save_theme
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from textual.highlight import HighlightTheme
 
 Post = Callable[[Message], object]
+SCAN_POLL_SECONDS = 0.05
+"""How often the scan worker, waiting for the launcher's scan, looks whether it was cancelled."""
 COUNT_BATCH_SECONDS = 0.25
 """How often counted failures are handed to the screen while counting (at least)."""
 COUNT_BATCH_RUNS = 40_000
@@ -45,8 +47,21 @@ def cancelled() -> bool:
 
 
 def scan(session: ReviewSession, early: "Future[Scan] | None", post: Post) -> None:
-    """Scan the folder and load this reviewer's labels (or take the scan the launcher began)."""
-    post(m.Scanned(early.result() if early is not None else session.folder.read_scan(session.identity)))
+    """Scan the folder and load this reviewer's labels, or take the scan the launcher began (waited
+    for while the worker is not cancelled: after a head, the rest is read only once the first screen
+    is painted, and a reviewer who quits before never gets it)."""
+    if early is None:
+        post(messages.Scanned(session.folder.read_scan(session.identity)))
+        return
+    while True:
+        try:
+            scanned = early.result(timeout=SCAN_POLL_SECONDS)
+        except TimeoutError:
+            if cancelled():
+                return
+            continue
+        post(messages.Scanned(scanned))
+        return
 
 
 def count(session: ReviewSession, keys: list[str], post: Post) -> None:
@@ -65,42 +80,46 @@ def count(session: ReviewSession, keys: list[str], post: Post) -> None:
         if error:
             errors[key] = error
         if time.monotonic() - last > every:
-            post(m.Counted(dict(counted), dict(errors), False))
+            post(messages.Counted(dict(counted), dict(errors), False))
             last = time.monotonic()
-    post(m.Counted(counted, errors, True))
+    post(messages.Counted(counted, errors, True))
 
 
-def seek(session: ReviewSession, kind: str, current: Selection, order: list[str], step: int, post: Post) -> None:
-    """Answer a move that needed uncounted runs."""
-    move, found = session.seek(kind, current, order, step, cancelled)
-    if not cancelled():
-        post(m.Seeked(kind, current, move, found))
+def carried_out(session: ReviewSession, request: MoveRequest, theme: type[HighlightTheme] | None,
+                caps: tuple[int, int], cancelled: Callable[[], bool]) -> messages.Moved | None:
+    """A move carried out and the view where it lands rendered (``theme`` None: plain, as the first
+    screen draws it before its colours); None once ``cancelled``. The app's one path for a move:
+    here in a worker (:func:`move`), in the app's thread while the first screen is built."""
+    arrival = session.carry_out(request, cancelled)
+    if cancelled():
+        return None
+    rendered = render_view(arrival.view, theme, caps[0], caps[1]) if arrival.view is not None else None
+    return None if cancelled() else messages.Moved(arrival, rendered)
 
 
-def view(session: ReviewSession, selection: Selection, theme: type[HighlightTheme], caps: tuple[int, int],
-         post: Post, prefetch: bool = False) -> None:
-    """Read and render what the panes show for a selection (``prefetch``: only fill the caches)."""
-    found = session.view(selection)
-    if found is None or cancelled():
+def move(session: ReviewSession, request: MoveRequest, theme: type[HighlightTheme], caps: tuple[int, int],
+         post: Post) -> None:
+    """Carry out a move (count what it needs, read and render where it lands), then its file's colours."""
+    moved = carried_out(session, request, theme, caps, cancelled)
+    if moved is None:
         return
-    rendered = render_view(found, theme, caps[0], caps[1], colour=prefetch)
-    if prefetch or cancelled():
-        return
-    post(m.ViewReady(found, rendered))
-    if not rendered.code.coloured:
-        colour(found, theme, caps, post)
+    post(moved)
+    if moved.rendered is not None and not moved.rendered.code.coloured:
+        colour(moved.rendered.view, theme, caps, post)
 
 
-def view_now(session: ReviewSession, selection: Selection, caps: tuple[int, int]) -> m.ViewReady | None:
-    """A selection's view read and rendered plain in the caller's thread (the first screen's: drawn
-    in the same paint as the run list; its Markdown and colours by :func:`colour`)."""
-    found = session.view(selection)
-    return None if found is None else m.ViewReady(found, render_view(found, None, caps[0], caps[1]))
+def read_ahead(session: ReviewSession, request: MoveRequest, theme: type[HighlightTheme], caps: tuple[int, int],
+               post: Post) -> None:
+    """Carry out a move the reviewer is likely to make next, only to fill the caches (its view is
+    read and rendered in colour; nothing is posted)."""
+    arrival = session.carry_out(request, cancelled)
+    if arrival.view is not None and not cancelled():
+        render_view(arrival.view, theme, caps[0], caps[1], colour=True)
 
 
 def colour(found: FailureView, theme: type[HighlightTheme], caps: tuple[int, int], post: Post) -> None:
     """A view's syntax colours (and a plain brief's Markdown), after its plain lines."""
-    post(m.Coloured(render_view(found, theme, caps[0], caps[1], colour=True)))
+    post(messages.Coloured(render_view(found, theme, caps[0], caps[1], colour=True)))
 
 
 def evidence(session: ReviewSession, failure_id: str, post: Post) -> None:
@@ -113,10 +132,10 @@ def evidence(session: ReviewSession, failure_id: str, post: Post) -> None:
         return
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not stop the review
         if not cancelled():
-            post(m.EvidenceReady(failure_id, None, f"{type(exc).__name__}: {exc}"))
+            post(messages.EvidenceReady(failure_id, None, f"{type(exc).__name__}: {exc}"))
         return
     if not cancelled():
-        post(m.EvidenceReady(failure_id, found))
+        post(messages.EvidenceReady(failure_id, found))
 
 
 def stale_one(session: ReviewSession, failure_id: str, post: Post) -> None:
@@ -127,26 +146,26 @@ def stale_one(session: ReviewSession, failure_id: str, post: Post) -> None:
         return
     state = session.decisions.check(run, failure)
     if not cancelled():
-        post(m.StaleChecked({failure_id: state.stale}))
+        post(messages.StaleChecked({failure_id: state.stale}))
 
 
 def stale_all(session: ReviewSession, post: Post) -> None:
     """Whether each of this reviewer's labels is stale."""
-    post(m.StaleChecked(session.decisions.all_stale()))
+    post(messages.StaleChecked(session.decisions.all_stale()))
 
 
 def build_list(request: ListRequest, post: Post) -> None:
     """Rows of a big run list."""
     rows, order = request.build()
     if not cancelled():
-        post(m.ListBuilt(request.generation, rows, order))
+        post(messages.ListBuilt(request.generation, rows, order))
 
 
 def recount(session: ReviewSession, order: list[str], post: Post) -> None:
     """Totals of a big list."""
     counted = tally(order, dict(session.folder.failure_ids), session.labelled)
     if not cancelled():
-        post(m.Tallied(order, counted))
+        post(messages.Tallied(order, counted))
 
 
 def reviewers(root: Path, sessions: list[str], post: Post) -> None:
@@ -156,7 +175,7 @@ def reviewers(root: Path, sessions: list[str], post: Post) -> None:
     except Exception as exc:  # noqa: BLE001 - the other reviewers' labels are optional: say why
         snapshot = ReviewersSnapshot(errors=(f"cannot read the other reviewers' labels: {exc}",))
     if not cancelled():
-        post(m.ReviewersRead(snapshot))
+        post(messages.ReviewersRead(snapshot))
 
 
 def repository(root: Path, post: Post) -> None:
@@ -164,11 +183,11 @@ def repository(root: Path, post: Post) -> None:
     from reviewer.store.git import GitUnsafe, repo_info  # git's modules load after the first screen
 
     try:
-        post(m.RepoRead(repo_info(root)))
+        post(messages.RepoRead(repo_info(root)))
     except GitUnsafe as exc:
-        post(m.RepoRead(None, unsafe=exc.command))
+        post(messages.RepoRead(None, unsafe=exc.command))
     except Exception as exc:  # noqa: BLE001 - any git failure turns git off, never the app
-        post(m.RepoRead(None, error=str(exc)))
+        post(messages.RepoRead(None, error=str(exc)))
 
 
 def run_commits(root: Path, post: Post) -> None:
@@ -176,11 +195,11 @@ def run_commits(root: Path, post: Post) -> None:
     from reviewer.store.git import GitUnsafe, provenance
 
     try:
-        post(m.ProvenanceRead(provenance(root)))
+        post(messages.ProvenanceRead(provenance(root)))
     except GitUnsafe as exc:
-        post(m.RepoRead(None, unsafe=exc.command))
+        post(messages.RepoRead(None, unsafe=exc.command))
     except Exception as exc:  # noqa: BLE001 - provenance is optional: say why it is missing
-        post(m.RepoRead(None, error=str(exc)))
+        post(messages.RepoRead(None, error=str(exc)))
 
 
 def commit(root: Path, reviewer: str, adjudicated: list[str], post: Post) -> None:
@@ -188,18 +207,18 @@ def commit(root: Path, reviewer: str, adjudicated: list[str], post: Post) -> Non
     from reviewer.store.git import GitUnsafe
 
     try:
-        post(m.Committed(commit_mine(root, reviewer, adjudicated)))
+        post(messages.Committed(commit_mine(root, reviewer, adjudicated)))
     except GitUnsafe as exc:
-        post(m.Committed(None, unsafe=exc.command))
+        post(messages.Committed(None, unsafe=exc.command))
     except Exception as exc:  # noqa: BLE001 - shown to the user; the labels on disk are untouched
-        post(m.Committed(None, str(exc)))
+        post(messages.Committed(None, str(exc)))
 
 
 def refresh(store: Store, save: bool, post: Post) -> None:
     """Look at the folder again; write the index cache when asked."""
     changes = store.refresh()
     if changes:
-        post(m.FolderChanged(changes, list(store.runs), list(store.errors)))
+        post(messages.FolderChanged(changes, list(store.runs), list(store.errors)))
     if save:
         store.save_index()
 
@@ -213,4 +232,4 @@ def theme_saved(name: str, lock: threading.Lock, post: Post) -> None:
     """Save the chosen theme in config.toml."""
     warning = save_theme(name, lock)
     if warning:
-        post(m.Said(warning, "Theme"))
+        post(messages.Said(warning, "Theme"))

@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 
 from reviewer.analysis.evidence.engine import evidence_for
 from reviewer.model.label import Verdict
@@ -25,10 +26,10 @@ def planted() -> dict[str, Verdict]:
 
 
 @pytest.fixture(scope="module")
-def corpus():
+def corpus(tmp_path_factory: pytest.TempPathFactory):
     if not EXPECTED.is_file() or not any(SESSIONS.glob("*/runs/*/run.toml")):
         pytest.skip("the example corpus is not built")
-    store = SessionStore(SESSIONS)
+    store = SessionStore(example_corpus(tmp_path_factory.mktemp("corpus") / "sessions"))
     store.scan()
     evidence = {f.id: evidence_for(store, run, f) for run in store.runs for f in store.failures(run)}
     return planted(), evidence

@@ -19,6 +19,7 @@ from reviewer.store.sessions.store import SessionStore
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from corpus_figures import EXPECTED, compute, show_json
+from sessionkit import example_corpus
 
 SESSIONS = HERE.parents[1] / "sessions"
 FE = "oracle-2026-10/fast-expt--{}#oracle:oracle_fast_expt.py::{}"
@@ -26,10 +27,16 @@ CONNECTED = "oracle-2026-10/connected--{}#oracle:oracle_connected.py::{}"
 
 
 @pytest.fixture(scope="module")
-def store() -> SessionStore:
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the example corpus."""
     if not EXPECTED.is_file() or not any(SESSIONS.glob("heldout-2026-12/runs/*/run.toml")):
         pytest.skip("the example corpus is not built")
-    s = SessionStore(SESSIONS, use_index=False)
+    return example_corpus(tmp_path_factory.mktemp("corpus") / "sessions")
+
+
+@pytest.fixture(scope="module")
+def store(corpus: Path) -> SessionStore:
+    s = SessionStore(corpus, use_index=False)
     s.scan()
     return s
 
@@ -48,8 +55,8 @@ def find(store: SessionStore, fid: str) -> tuple[Run, Failure]:
     return run, failure
 
 
-def test_the_three_figures_meet_their_targets(store: SessionStore) -> None:
-    figures = compute(show_json(SESSIONS))
+def test_the_three_figures_meet_their_targets(corpus: Path) -> None:
+    figures = compute(show_json(corpus))
     print("\n" + "\n".join(figures.lines()))
     assert (figures.specification, figures.capability, figures.planted_near_misses) == (30, 40, 26)
     assert figures.pointed == figures.specification, figures.misses

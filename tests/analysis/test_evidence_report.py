@@ -4,11 +4,11 @@ names; ``show --across``; blind mode; the program's output, crash and code reade
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from analysis_kit import label
+from sessionkit import example_corpus
 
 from reviewer.analysis.evidence.engine import analyse, evidence_for
 from reviewer.analysis.evidence.strip import evidence_report, render_evidence
@@ -25,10 +25,9 @@ HUGE = "oracle-2026-10/fast-expt--ember-9b#oracle:oracle_fast_expt.py::test_mult
 
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
-    source = REPO / "sessions"
-    if not any(source.glob("heldout-2026-12/runs/*/run.toml")):
+    if not any((REPO / "sessions").glob("heldout-2026-12/runs/*/run.toml")):
         pytest.skip("the example corpus is not built")
-    return Path(shutil.copytree(source, tmp_path / "sessions", ignore=shutil.ignore_patterns("labels")))
+    return example_corpus(tmp_path / "sessions")
 
 
 def shown(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

@@ -150,7 +150,10 @@ def make_app(root: Path) -> Any:
     from reviewer.store.sessions.store import SessionStore
     from reviewer.ui import launch
 
-    early_scan = getattr(launch, "EarlyScan", None)
+    try:
+        from reviewer.ui.startup.early_scan import EarlyScan as early_scan
+    except ImportError:  # code from before the startup package: the launcher's own, or none
+        early_scan = getattr(launch, "EarlyScan", None)
     if early_scan is None:  # code from before the launcher began the scan
         app = launch.build_app(SessionStore(root), reviewer="bench")
     else:  # as ``launch`` does: the scan begun in a thread as the app is built

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 from test_terminal import reviewer_command
 from tmux_driver import Tmux, tmux_available
-
-from reviewer.store.fs.paths import bundled_sessions
 
 pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
 ENV = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "TEXTUAL_ANIMATIONS": "none"}
@@ -33,7 +31,7 @@ def export(folder: Path) -> str:
 def test_s_c_q_leaves_two_labels_export_is_stable_and_reopen_moves_on(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     folder = repo / "sessions"
-    shutil.copytree(bundled_sessions(), folder)
+    example_corpus(folder)
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "runs")

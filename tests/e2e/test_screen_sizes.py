@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 from test_terminal import reviewer_command
 from tmux_driver import Tmux, tmux_available
 
@@ -33,8 +34,9 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("size", [(200, 50), (120, 40), (80, 24)], ids=["200x50", "120x40", "80x24"])
 def test_grader_output_from_column_0_and_the_name_on_screen(tmp_path: Path, size: tuple[int, int]) -> None:
-    assert (REPO / "sessions" / FAILURE.partition("#")[0].replace("/", "/runs/", 1)).is_dir()
-    with Tmux([*reviewer_command(), "sessions", "--failure", FAILURE], size=size, cwd=REPO, env=env(tmp_path)) as term:
+    sessions = example_corpus(tmp_path / "sessions")
+    assert (sessions / FAILURE.partition("#")[0].replace("/", "/runs/", 1)).is_dir()
+    with Tmux([*reviewer_command(), str(sessions), "--failure", FAILURE], size=size, cwd=REPO, env=env(tmp_path)) as term:
         term.wait_for(r"failure \d+ of \d+\b(?!\+)", timeout=30)
         screen = term.wait_still(FIRST_LINE.pattern, timeout=15)
         assert "e2e-sizes" in screen, screen  # who is labelling
@@ -42,7 +44,7 @@ def test_grader_output_from_column_0_and_the_name_on_screen(tmp_path: Path, size
 
 
 def test_help_cuts_no_line_at_200_columns(tmp_path: Path) -> None:
-    with Tmux([*reviewer_command(), "sessions"], size=(200, 50), cwd=REPO, env=env(tmp_path)) as term:
+    with Tmux([*reviewer_command(), str(example_corpus(tmp_path / "sessions"))], size=(200, 50), cwd=REPO, env=env(tmp_path)) as term:
         term.wait_for(r"failure \d+ of \d+\b(?!\+)", timeout=30)
         term.send("?")
         screen = term.wait_still(r"─ Keys ─", timeout=10)  # the help's box, wholly drawn

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 from tmux_driver import Tmux, tmux_available
 
 from reviewer.store.labels import parse_labels
@@ -37,8 +38,7 @@ def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "work" / "sessions"
     bundled = REPO / "sessions"
     if any(bundled.glob("*/runs/*/run.toml")):
-        shutil.copytree(bundled, target, ignore=shutil.ignore_patterns("labels"))
-        return target
+        return example_corpus(target)
     sys.path.insert(0, str(REPO / "tests" / "ui"))
     from uikit import basic_folder
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus, example_corpus_built
 from tmux_driver import Tmux, tmux_available
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,10 +27,9 @@ def reviewer_command() -> list[str]:
 
 
 def corpus(tmp_path: Path) -> Path:
-    """The bundled example corpus when it has runs, else a small folder of the tests' own."""
-    bundled = REPO / "sessions"
-    if any(bundled.glob("*/runs/*/run.toml")):
-        return Path("sessions")  # as a user types it, from the repository root
+    """A copy of the example corpus when it has runs, else a small folder of the tests' own."""
+    if example_corpus_built():
+        return example_corpus(tmp_path / "sessions")
     sys.path.insert(0, str(REPO / "tests" / "ui"))
     from uikit import basic_folder
 

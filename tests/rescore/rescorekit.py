@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 
 from reviewer.rescore.layout import fresh_staging, write
 from reviewer.rescore.runtime import find_python, python_executable
@@ -48,9 +48,7 @@ def run_python(code: str, limits: Limits, args: tuple[str, ...] = ()) -> Outcome
 
 def corpus_copy(tmp_path: Path) -> Path:
     """A private copy of the bundled corpus (records are written into it)."""
-    dest = tmp_path / "sessions"
-    shutil.copytree(SESSIONS, dest, symlinks=True)
-    return dest
+    return example_corpus(tmp_path / "sessions")
 
 
 def processes_with(marker: str) -> list[int]:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from rescorekit import SESSIONS, sandbox_tool, synthetic
+from rescorekit import sandbox_tool, synthetic
+from sessionkit import example_corpus
 
 from reviewer.cli import main
 from reviewer.model.repair import parse_repair
@@ -80,8 +81,8 @@ def test_the_index_keeps_the_table(tmp_path: Path) -> None:
     assert values[5] == run.graders
 
 
-def test_the_corpus_declares_a_usable_rerun_for_every_grader() -> None:
-    store = SessionStore(SESSIONS, use_index=False)
+def test_the_corpus_declares_a_usable_rerun_for_every_grader(tmp_path: Path) -> None:
+    store = SessionStore(example_corpus(tmp_path / "sessions"), use_index=False)
     store.scan()
     graders = [(run.key, g) for run in store.runs for g in run.graders]
     assert len(graders) >= 29

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from reviewer.model import Attempt, AttemptFile, GraderRecord, Run, Turn
-from reviewer.review.listing import tally
-from reviewer.review.rows import Keep, RunFilter, build_rows, haystack, search_words
+from reviewer.review.moving.walks import Disagreements, EveryFailure, ListedRuns, ListWalk
+from reviewer.review.runlist.listing import tally
+from reviewer.review.runlist.rows import Keep, RunFilter, build_rows, haystack, search_words
 from reviewer.review.selection import (
     End,
     NeedsCounting,
     Selection,
     Target,
+    Toward,
     select_failure,
     step_attempt,
     step_file,
     step_run,
     step_turn,
 )
-from reviewer.review.walks import Disagreements, EveryFailure, ListWalk, Place
 
 
 def run() -> Run:
@@ -62,9 +63,9 @@ def test_a_nudge_turn_shows_the_same_attempt_from_either_side() -> None:
     assert forward.attempt == back.attempt == 1
 
 
-def place(order: list[str], counts: dict[str, tuple[str, ...]]) -> Place:
+def place(order: list[str], counts: dict[str, tuple[str, ...]]) -> ListedRuns:
     """A list of runs with the failures counted so far."""
-    return Place(order, counts.get, lambda key: True)
+    return ListedRuns(order, counts.get, lambda key: True)
 
 
 def test_failure_steps_cross_runs_and_ask_for_uncounted_runs() -> None:
@@ -73,7 +74,8 @@ def test_failure_steps_cross_runs_and_ask_for_uncounted_runs() -> None:
     walk = EveryFailure()
     here = place(order, counts)
     assert walk.step(here, Selection("a", "a#2"), 1) == Target("c", "c#1")
-    assert walk.step(here, Selection("c", "c#1"), 1) == NeedsCounting("d")
+    assert walk.step(here, Selection("c", "c#1"), 1) == NeedsCounting("d", Toward.STEP, 1)
+    assert walk.step(place(["x", "a"], counts), Selection("a", "a#1"), -1) == NeedsCounting("x", Toward.STEP, -1)
     assert walk.step(here, Selection("c", "c#1"), -1) == Target("a", "a#2")
     assert isinstance(walk.step(here, Selection("a", "a#1"), -1), End)
     assert walk.step(here, Selection(), 1) == Target("a", "a#1")
@@ -100,12 +102,12 @@ def test_next_unlabelled_finds_the_next_unlabelled_failure_and_wraps() -> None:
     assert walk.next_unlabelled(here, Selection("c", "c#1"), wanted) == Target("a", "a#1")
     done |= {"a#1", "c#1"}
     assert isinstance(walk.next_unlabelled(here, Selection("a", "a#1"), wanted), End)
-    assert walk.next_unlabelled(place(["a", "x"], {"a": ("a#1",)}), Selection("a", "a#1"), lambda f: True) == NeedsCounting("x")
+    assert walk.next_unlabelled(place(["a", "x"], {"a": ("a#1",)}), Selection("a", "a#1"), lambda f: True) == NeedsCounting("x", Toward.UNLABELLED)
 
 
 def test_a_list_walk_steps_through_its_ids_and_skips_runs_not_in_the_folder() -> None:
     walk = ListWalk("cluster", ["a#1", "gone#1", "c#1"], "in this cluster")
-    here = Place(["a", "c"], {}.get, lambda key: key in ("a", "c"))
+    here = ListedRuns(["a", "c"], {}.get, lambda key: key in ("a", "c"))
     assert walk.step(here, Selection("a", "a#1"), 1) == Target("c", "c#1")
     assert isinstance(walk.step(here, Selection("c", "c#1"), 1), End)
     assert walk.next_unlabelled(here, Selection("c", "c#1"), lambda fid: True) == Target("a", "a#1")

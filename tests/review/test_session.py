@@ -12,7 +12,7 @@ from reviewer.analysis.clusters import Cluster
 from reviewer.model.label import Label, Verdict
 from reviewer.review.outcome import Outcome, Work
 from reviewer.review.reviewers import ReviewersSnapshot
-from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target
+from reviewer.review.selection import End, Move, NeedsCounting, Target
 from reviewer.review.session import ReviewSession
 from reviewer.store.labels import Labeller, LabelStore
 
@@ -42,29 +42,22 @@ def relist(session: ReviewSession) -> None:
     assert folder.listing.take(request.generation, *request.build())
 
 
-def follow(session: ReviewSession, move: Move | None, kind: str = "step", step: int = 1) -> Move | None:
-    """What the app does with a move: count what it needs (as its seek worker), then show the target."""
-    while isinstance(move, NeedsCounting):
-        order = [move.run_key] if kind == "open" else list(session.folder.listing.order)
-        move, found = session.seek(kind, session.selection, order, step)
-        session.folder.counted(found, {}, False)
-    if isinstance(move, Target):
-        session.go_to(move)
-        view = session.view(session.selection)
-        assert view is not None and session.take_view(view) is not None
-    return move
+def follow(session: ReviewSession, move: Move | None) -> str:
+    """Follow a move through the session's own path, in this thread; the failure it lands on."""
+    if move is not None:
+        session.follow_at_once(move)
+    return session.selection.failure_id
 
 
-def act(session: ReviewSession, outcome: Outcome, kind: str = "unlabelled") -> Outcome:
+def act(session: ReviewSession, outcome: Outcome) -> Outcome:
     """Follow an outcome's move; the outcome."""
-    follow(session, outcome.move, kind)
+    follow(session, outcome.move)
     return outcome
 
 
 def start(session: ReviewSession) -> None:
     """Open at the first unlabelled failure."""
-    out = session.start()
-    follow(session, out.move, "unlabelled")
+    act(session, session.start())
 
 
 def test_opens_at_the_first_failure_and_j_k_walk_across_runs_counting_on_the_way(tmp_path: Path) -> None:
@@ -72,13 +65,13 @@ def test_opens_at_the_first_failure_and_j_k_walk_across_runs_counting_on_the_way
     assert session.folder.failure_ids == {}
     start(session)
     assert session.selection.failure_id == "s1/r1#g:TestA"
-    assert follow(session, session.step(1)) == Target("s1/r1", "s1/r1#g:TestB")
-    assert follow(session, session.step(1)) == Target("s1/r3", "s1/r3#g:TestA")  # r2 has none: counted on the way
+    assert follow(session, session.step(1)) == "s1/r1#g:TestB"
+    assert follow(session, session.step(1)) == "s1/r3#g:TestA"  # r2 has none: counted on the way
     assert session.folder.failure_ids["s1/r2"] == ()
-    assert follow(session, session.step(1)) == Target("s2/r4", "s2/r4#g:connected")
+    assert follow(session, session.step(1)) == "s2/r4#g:connected"
     assert isinstance(session.step(1), End)
-    assert follow(session, session.step(-1)) == Target("s1/r3", "s1/r3#g:TestA")
-    assert follow(session, session.step_run(-1), "open") == Target("s1/r2", "")
+    assert follow(session, session.step(-1)) == "s1/r3#g:TestA"
+    assert follow(session, session.step_run(-1)) == "" and session.selection.run_key == "s1/r2"
 
 
 def test_the_view_holds_what_every_pane_shows(tmp_path: Path) -> None:
@@ -104,7 +97,7 @@ def test_labelling_saves_at_once_moves_on_and_undo_goes_back(tmp_path: Path) -> 
     assert session.selection.failure_id == "s1/r3#g:TestA"
     assert session.labelled("s1/r1") == 2
     assert session.shown is not None and session.shown.marks.verdicts == {}  # r3 is not labelled
-    act(session, session.undo(), "step")
+    act(session, session.undo())
     assert session.selection.failure_id == "s1/r1#g:TestB" and session.labelled("s1/r1") == 1
     assert session.relabel() is not None and session.shown.marks.verdicts == {"s1/r1#g:TestA": "specification"}
 
@@ -133,14 +126,14 @@ def test_walking_a_cluster_and_back(tmp_path: Path) -> None:
     session = open_session(tmp_path)
     start(session)
     cluster = Cluster("check", "roman-go", "g:TestA", ("s1/r1#g:TestA", "s1/r3#g:TestA"), ("model-a", "model-c"), 3)
-    out = session.walking.follow_cluster(cluster, session.place(), session.selection)
+    out = session.walking.follow_cluster(cluster, session.listed_runs(), session.selection)
     assert out.move is None  # the current failure is in the cluster: stay
-    assert follow(session, session.step(1)) == Target("s1/r3", "s1/r3#g:TestA")
+    assert follow(session, session.step(1)) == "s1/r3#g:TestA"
     assert isinstance(session.step(1), End)
     act(session, session.label(Verdict.CAPABILITY, "Capability"))
     assert session.selection.failure_id == "s1/r1#g:TestA"  # the cluster's next unlabelled failure, wrapping
-    session.walking.follow_cluster(None, session.place(), session.selection)
-    assert follow(session, session.step(1)) == Target("s1/r1", "s1/r1#g:TestB")
+    session.walking.follow_cluster(None, session.listed_runs(), session.selection)
+    assert follow(session, session.step(1)) == "s1/r1#g:TestB"
 
 
 def label(reviewer: str, fid: str, verdict: Verdict, note: str = "") -> Label:
@@ -155,7 +148,7 @@ def test_blind_mode_hides_the_others_until_decided_or_revealed(tmp_path: Path) -
     start(session)
     fid = session.selection.failure_id
     snapshot = ReviewersSnapshot({fid: (label("bob", fid, Verdict.CAPABILITY, "bob's note"),)})
-    session.team.take(snapshot, session.place(), session.selection)
+    session.team.take(snapshot, session.listed_runs(), session.selection)
     others = session.marks(session.shown.run, session.shown.failure_ids, session.selection).others
     assert others.hidden == 1 and not others.shown
     assert Work.RELABEL in session.team.reveal(fid).work
@@ -167,7 +160,7 @@ def test_seeing_reviewer_sees_at_once(tmp_path: Path) -> None:
     session = open_session(tmp_path, blind=False)
     start(session)
     fid = session.selection.failure_id
-    session.team.take(ReviewersSnapshot({fid: (label("bob", fid, Verdict.CAPABILITY),)}), session.place(), session.selection)
+    session.team.take(ReviewersSnapshot({fid: (label("bob", fid, Verdict.CAPABILITY),)}), session.listed_runs(), session.selection)
     assert [lab.reviewer for lab in session.relabel().marks.others.shown] == ["bob"]
 
 
@@ -176,10 +169,10 @@ def test_the_disagreements_walk(tmp_path: Path) -> None:
     start(session)
     assert Work.REVIEWERS in session.team.toggle_disagreements().work
     snapshot = ReviewersSnapshot(disagreements=("s1/r3#g:TestA", "s2/r4#g:connected"))
-    out = session.team.take(snapshot, session.place(), session.selection)
+    out = session.team.take(snapshot, session.listed_runs(), session.selection)
     assert session.walking.disagreements and out.move == Target("s1/r3", "s1/r3#g:TestA")
     follow(session, out.move)
-    assert follow(session, session.step(1)) == Target("s2/r4", "s2/r4#g:connected")
+    assert follow(session, session.step(1)) == "s2/r4#g:connected"
     assert session.marks(session.shown.run, session.shown.failure_ids, session.selection).others.everyone
     session.team.toggle_disagreements()
     assert not session.walking.disagreements
@@ -230,11 +223,7 @@ def test_the_asked_for_failure_opens_or_is_said_unknown(tmp_path: Path, asked: s
     session = open_session(tmp_path)
     session.start_failure = asked
     out = session.start()
-    assert isinstance(out.move, NeedsCounting)
-    follow(session, out.move, "open")  # its run counted (as the app's seek does): ask again
-    session.go_to(Target("", ""))
-    session.selection = Selection()
-    out = session.start()
-    follow(session, out.move, "unlabelled")
-    assert session.selection.failure_id == lands
-    assert any("Unknown failure id" in n.message for n in out.notices) == (asked != lands)
+    assert isinstance(out.move, NeedsCounting)  # its run is counted first, then the opening decided again
+    said = session.follow_at_once(out.move)
+    assert session.selection.failure_id == lands and not session.start_failure
+    assert any("Unknown failure id" in n.message for n in said.notices) == (asked != lands)

@@ -15,7 +15,7 @@ from reviewer.store.fs.untrusted import (
     lexically_inside,
     simple_ref,
 )
-from reviewer.store.sessions.manifest import file_in_expected
+from reviewer.store.runs.manifest import file_in_expected
 
 PATHS = st.text(alphabet="ab./\\-_:\x00 \u00e9\n", max_size=14)
 BASES = st.sampled_from(["", "s1/runs/r1", "s1/runs/r1/attempts/2", "a"])

@@ -13,13 +13,16 @@ import pytest
 import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sessionkit import example_corpus
 
 from reviewer.commands.export import FIELDS, collect, render, render_toml
 from reviewer.model import Failure, Run
 from reviewer.model.label import LABELS_FORMAT
+from reviewer.store.fs import keys as fs_keys
+from reviewer.store.fs.keys import file_key
 from reviewer.store.index import files as index_files
 from reviewer.store.index.cache import RunIndex
-from reviewer.store.index.files import file_key, index_path
+from reviewer.store.index.files import index_path
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions.fingerprint import evidence_hash
 from reviewer.store.sessions.store import SessionStore
@@ -31,13 +34,13 @@ GO_OUTPUT = "=== RUN   TestA\n--- FAIL: TestA (0.00s)\n    a_test.go:3: want 1\n
 @pytest.fixture(autouse=True)
 def no_racy_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files written by a test are seconds old at most: let the index record them at once."""
-    monkeypatch.setattr(index_files, "RACY_NS", 0)
+    monkeypatch.setattr(fs_keys, "RACY_NS", 0)
 
 
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A copy of the example corpus (grader output parsed by every parser)."""
-    return Path(shutil.copytree(REPO / "sessions", tmp_path / "corpus", symlinks=True))
+    return example_corpus(tmp_path / "corpus")
 
 
 def write_run(root: Path, run_id: str, output: str = GO_OUTPUT, session: str = "s1") -> Path:
@@ -209,7 +212,7 @@ def test_refresh_reports_what_changed_and_keeps_unchanged_runs(tmp_path: Path) -
 
 
 def test_a_file_written_just_now_is_not_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(index_files, "RACY_NS", 3_600_000_000_000)
+    monkeypatch.setattr(fs_keys, "RACY_NS", 3_600_000_000_000)
     root = tmp_path / "s"
     write_run(root, "r1")
     store = opened(root)

@@ -121,9 +121,9 @@ def test_trajectories_in_sub_folders_read_in_place_as_they_import(tmp_path: Path
 
 
 def test_a_second_open_takes_the_runs_and_their_ids_from_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reviewer.store.index import files as index_files
+    from reviewer.store.fs import keys
 
-    monkeypatch.setattr(index_files, "RACY_NS", 0)  # a log written a moment ago counts as settled
+    monkeypatch.setattr(keys, "RACY_NS", 0)  # a log written a moment ago counts as settled
     root = in_place(tmp_path / "sessions", "evals", inspectkit.write_zstd_eval(tmp_path / "log.eval"), "inspect")
     log = root / "evals" / "log.eval"
     first = SessionStore(root)

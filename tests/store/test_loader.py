@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sessionkit import RunSpec, write_session
 
-from reviewer.store.sessions.check import validate
+from reviewer.store.check import validate
 from reviewer.store.sessions.scan import head, scan
 from reviewer.store.sessions.store import SessionStore
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sessionkit import small_folder
 
-from reviewer.store.sessions.check import validate
+from reviewer.store.check import validate
 from reviewer.store.sessions.store import SessionStore
 
 MANIFESTS = ["s1/session.toml", "s1/runs/r1/run.toml", "s2/runs/r3/run.toml", "s2/runs/r3/transcript.toml"]

@@ -28,6 +28,17 @@ def forget_render_caches() -> Iterator[None]:
         pass
 
 
+@pytest.fixture(autouse=True)
+def first_screen_without_a_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first screen's waits (for the launcher's scan, for the first seek) never run out in a
+    test: on a loaded machine a 0.3 s bound was sometimes spent on a five-run folder, and the first
+    screen went to a worker. A test of the bound sets it itself."""
+    from reviewer.ui.startup import first_screen
+
+    monkeypatch.setattr(first_screen, "SCAN_WAIT_SECONDS", 60.0)
+    monkeypatch.setattr(first_screen, "SEEK_SECONDS", 60.0)
+
+
 @pytest.fixture
 def basic(tmp_path: Path) -> Path:
     """Two sessions, five runs, six failures."""

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus, example_corpus_built
 from textual.widgets import DataTable, Static
 from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE_SHOWN
 
 from reviewer.model.label import Verdict
-from reviewer.store.fs.paths import bundled_sessions
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions.store import SessionStore
 from reviewer.store.settings.config import Settings
@@ -29,10 +28,9 @@ GALE = "oracle-2026-10/fast-expt--gale-13b#oracle:oracle_fast_expt.py::test_smal
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A private copy of the example corpus, without its labels."""
-    source = bundled_sessions()
-    if not any(source.glob("*/runs/*/run.toml")):
+    if not example_corpus_built():
         pytest.skip("the example corpus is not built")
-    return Path(shutil.copytree(source, tmp_path / "sessions", ignore=shutil.ignore_patterns("labels")))
+    return example_corpus(tmp_path / "sessions")
 
 
 def decide(folder: Path, reviewer: str, verdicts: dict[str, Verdict]) -> None:

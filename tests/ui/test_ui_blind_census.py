@@ -59,7 +59,7 @@ SHOWN_WHEN_NOT_BLIND = TRACES[:3]
 SIZE = (160, 48)
 
 TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("name question", (), "NameScreen"),
+    ("name question", (), "NameDialog"),
     ("review", ("enter",), "ReviewScreen"),
     ("evidence", ("v",), "ReviewScreen"),
     ("next failure", ("j",), "ReviewScreen"),
@@ -71,10 +71,10 @@ TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("copied", ("escape", "escape", "y"), "ReviewScreen"),
     ("help", ("question_mark",), "HelpScreen"),
     ("load errors", ("escape", "E"), "ErrorsScreen"),
-    ("note", ("escape", "n"), "NoteScreen"),
-    ("tags", ("escape", "t"), "TagsScreen"),
+    ("note", ("escape", "n"), "NoteDialog"),
+    ("tags", ("escape", "t"), "TagsDialog"),
     ("clusters", ("escape", "C"), "ClustersScreen"),
-    ("cluster confirmation", ("s",), "ConfirmScreen"),
+    ("cluster confirmation", ("s",), "ConfirmDialog"),
     ("statistics", ("n", "escape", "S"), "StatsScreen"),
     ("history", ("escape", "H"), "HistoryScreen"),
     ("palette", ("escape", "ctrl+p", "l", "a", "b"), "CommandPalette"),
@@ -87,13 +87,13 @@ TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 """Stops of the tour: a name, the keys pressed to get there, the screen it must be on."""
 EXEMPT = {
-    "AdjudicateScreen": "for after: adjudication settles the reviewers' verdicts, so it shows them (like "
+    "AdjudicateDialog": "for after: adjudication settles the reviewers' verdicts, so it shows them (like "
                         "`reviewer adjudicate`)",
 }
 """Screens of reviewer.ui the tour does not visit, and why. Keys left out for the same reason:
 ``r`` (the reviewer asks to see the others' verdicts), ``D`` (the disagreements walk shows every
 verdict, like ``reviewer failures --disagreements``) and ``A``."""
-ALLOWED = {"NameScreen": ("bobzilla", "carolyne")}
+ALLOWED = {"NameDialog": ("bobzilla", "carolyne")}
 """Traces a screen may show, and why: the name question names the reviewers already in the folder,
 so that someone who labelled here before under another name can pick it."""
 WAITS: dict[str, Any] = {
@@ -226,7 +226,7 @@ async def tour(folder: Path, settings: Settings) -> Seen:
     async with app.run_test(size=SIZE, notifications=False) as pilot:  # toasts are read from the recorder
         await quiet(app, pilot, 4)
         for name, keys, _ in TOUR:
-            asked = type(app.screen).__name__ == "NameScreen"
+            asked = type(app.screen).__name__ == "NameDialog"
             if name == "name question" and not asked:
                 continue  # nobody else has labelled: nothing to ask
             if name == "review" and asked:
@@ -290,7 +290,7 @@ async def test_blind_screens_show_nothing_of_other_reviewers_and_blind_off_does(
     assert differences(seen, twin) == []
     hidden = {p for text in seen.stops.values() for ln in text.splitlines() for p in BOXES.split(ln) if HIDDEN_LINE in p}
     assert hidden and not any(ch.isdigit() for p in hidden for ch in p), hidden  # said, and not counted
-    assert "NameScreen" in ALLOWED and any(t in seen.stops["name question"].lower() for t in ALLOWED["NameScreen"])
+    assert "NameDialog" in ALLOWED and any(t in seen.stops["name question"].lower() for t in ALLOWED["NameDialog"])
 
     # With blind mode off, the same census finds the others: their names, notes and tag, and counts.
     shown = await tour(folder, Settings(blind=False))

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from labelkit import verdicts
 from rich.text import Text
+from sessionkit import example_corpus, example_corpus_built
 from textual.widgets import Static
 from uihelp import make_app, press, settle, sync
 from uikit import HOSTILE, HOSTILE_SHOWN, Spec, write_session
 
 from reviewer.cli import main
 from reviewer.model.label import Verdict
-from reviewer.store.fs.paths import bundled_sessions
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions.store import SessionStore
 from reviewer.store.settings.config import Settings
+from reviewer.ui.dialogs.confirm import ConfirmDialog
 from reviewer.ui.screens.clusters import ClustersScreen
-from reviewer.ui.screens.confirm import ConfirmScreen
 from reviewer.ui.screens.stats import StatsScreen
 from reviewer.ui.widgets.evidence import EvidencePanel
 
@@ -31,10 +30,9 @@ NUMERAL = "pounce-2026-11/roman-go--cobalt-mini#heldout:TestHeldOutToRoman"
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A private copy of the example corpus (labels written in a test stay in tmp_path)."""
-    source = bundled_sessions()
-    if not any(source.glob("*/runs/*/run.toml")):
+    if not example_corpus_built():
         pytest.skip("the example corpus is not built")
-    return Path(shutil.copytree(source, tmp_path / "sessions", ignore=shutil.ignore_patterns("labels")))
+    return example_corpus(tmp_path / "sessions")
 
 
 def on_disk(folder: Path, session: str, reviewer: str = "alice") -> dict[str, str]:
@@ -142,13 +140,13 @@ async def test_cluster_walk_label_after_confirmation_and_undo(corpus: Path) -> N
         assert cluster.size == 2 and "0/2" in rows[index]
         screen.table.move_cursor(row=index)
         await press(app, pilot, "c")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmDialog)
         question = str(app.screen.query_one("#confirm-question", Static).content)
         assert question.startswith("Label 2 failures capability?") and "Undo restores them all" in question
         await press(app, pilot, "n")  # no: nothing changes
         assert app.screen is screen and on_disk(corpus, "oracle-2026-10") == {}
         await press(app, pilot, "s")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmDialog)
         await press(app, pilot, "y")
         assert app.screen is screen
         written = on_disk(corpus, "oracle-2026-10")
@@ -262,7 +260,7 @@ async def test_hostile_text_in_evidence_and_clusters_shows_literally(tmp_path: P
         assert rows and HOSTILE_SHOWN in rows[0] and "fails for 2 of 2 models" in rows[0]
         assert all("\x1b" not in row for row in rows)
         await press(app, pilot, "s")
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(app.screen, ConfirmDialog)
         await press(app, pilot, "escape", "escape")
         assert app.is_running and app.screen is app.review_screen
         await press(app, pilot, "S")

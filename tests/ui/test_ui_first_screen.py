@@ -4,25 +4,25 @@ screen paints, not each after a worker's message, when a half-done screen would 
 
 from __future__ import annotations
 
+import asyncio
 import os
-import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus, example_corpus_built
 from textual import events
 from textual.widgets import Static
 from uihelp import recording, settle, sync, until
 from uikit import Spec, write_session
 
-import reviewer.ui.first_screen as first_screen
-import reviewer.ui.launch as launch
-from reviewer.store.fs.paths import bundled_sessions
+import reviewer.ui.startup.early_scan as early_scan
+import reviewer.ui.startup.first_screen as first_screen
 from reviewer.store.sessions.store import SessionStore
-from reviewer.ui.launch import EarlyScan, app_for, build_session
+from reviewer.ui.launch import app_for, build_session
+from reviewer.ui.startup.early_scan import EarlyScan
 from reviewer.ui.widgets.chrome import Legend
 
 
@@ -64,7 +64,7 @@ async def test_the_run_list_is_first_drawn_with_the_first_failure_in_the_panes(b
 
 @sync
 async def test_a_long_first_seek_is_left_to_a_worker(basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(first_screen, "SEEK_SECONDS", -1.0)  # every seek is over its time at once
+    monkeypatch.setattr(first_screen, "SEEK_SECONDS", -1.0)  # the opening move is over its time at once
     app, session, drawn = opened(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: session.shown is not None, what="the first failure, from the worker")
@@ -76,11 +76,10 @@ async def test_a_long_first_seek_is_left_to_a_worker(basic: Path, monkeypatch: p
 
 @sync
 async def test_the_first_screen_keeps_the_list_at_its_top_when_the_cursor_fits(tmp_path: Path) -> None:
-    source = bundled_sessions()  # its first failure's run is below two group headers and a passing run
-    if not any(source.glob("*/runs/*/run.toml")):
+    # the example corpus's first failure's run is below two group headers and a passing run
+    if not example_corpus_built():
         pytest.skip("the example corpus is not built")
-    app, session, drawn = opened(Path(shutil.copytree(source, tmp_path / "sessions",
-                                                      ignore=shutil.ignore_patterns("labels"))))
+    app, session, drawn = opened(example_corpus(tmp_path / "sessions"))
     async with app.run_test(size=(160, 48)) as pilot:
         await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
         runs = app.review_screen.run_list
@@ -94,9 +93,9 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     # so it is read at once; a folder without the cache is read in a thread (or by the child)
     import threading
 
-    from reviewer.store.index import files as index_files
+    from reviewer.store.fs import keys as fs_keys
 
-    monkeypatch.setattr(index_files, "RACY_NS", 0)  # the folder was written just now
+    monkeypatch.setattr(fs_keys, "RACY_NS", 0)  # the folder was written just now
 
     def scanned_in(session) -> tuple[bool, str, list[str]]:  # type: ignore[no-untyped-def]
         where: list[str] = []
@@ -118,7 +117,7 @@ def test_a_folder_with_an_index_cache_is_read_before_the_ui_starts(basic: Path, 
     warm, _ = build_session(SessionStore(basic))
     done, thread, again = scanned_in(warm)
     assert done and thread == threading.current_thread().name and again == keys
-    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows:
+    monkeypatch.setattr(early_scan, "READ_AT_ONCE", 100)  # a cache too big to read before the screen shows:
     big, _ = build_session(SessionStore(basic))  # the first screen reads the first runs, then a thread the rest
     early = EarlyScan(big)
     early.begin()  # as the launcher does once the UI is imported
@@ -131,7 +130,8 @@ FIRST_DRAW_PROBE = """
 import asyncio, sys
 from pathlib import Path
 from reviewer.store.sessions.store import SessionStore
-from reviewer.ui.launch import EarlyScan, app_for, build_session
+from reviewer.ui.launch import app_for, build_session
+from reviewer.ui.startup.early_scan import EarlyScan
 
 session, _ = build_session(SessionStore(Path(sys.argv[1])))
 early = EarlyScan(session)
@@ -191,66 +191,63 @@ async def test_the_first_screen_is_plain_and_its_markdown_and_colours_follow_its
         assert not app.notes, app.notes
 
 
-class LateChild:
+class ReadingChild:
     """Stands for the child reading a folder without an index cache (a test worker has threads, so
-    no child is forked here): done ``after`` seconds after ``start``."""
+    no child is forked here). It is done when the test says so (:meth:`finish`), never by the
+    clock; ``done_when_waited_for``: as soon as the screen waits for it (a child that finishes
+    within the screen's wait)."""
 
-    def __init__(self, after: float) -> None:
-        self.after, self.started = after, None
+    def __init__(self, done_when_waited_for: bool = False) -> None:
+        self.done = threading.Event()
+        self.done_when_waited_for = done_when_waited_for
+        self.waited_for: list[float] = []
 
-    def start(self) -> None:
-        self.started = time.monotonic()
+    def finish(self) -> None:
+        self.done.set()
 
     def finished(self, within: float = 0.0) -> bool:
-        deadline = time.monotonic() + within
-        while self.started is None or time.monotonic() < self.started + self.after:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.002)
-        return True
+        self.waited_for.append(within)
+        if within > 0 and self.done_when_waited_for:
+            self.done.set()
+        return self.done.is_set()
 
     def wait(self) -> bool:
-        return self.finished(within=60)
+        return self.done.wait(60)
 
 
 @sync
 async def test_the_screen_waits_a_little_for_the_launchers_scan_rather_than_paint_without_it(basic: Path) -> None:
     # a folder without an index cache is read by a child on the other core, mostly done as the
     # screen is ready: painting without it cost an empty frame, a worker's hop, then the failure's
-    session, _ = build_session(SessionStore(basic))
-    child = LateChild(0.1)
+    # (a failure asked for may be anywhere: the screen does not open among the first runs)
+    session, _ = build_session(SessionStore(basic), start_failure="s2/connected--model-c#oracle:edges")
+    child = ReadingChild(done_when_waited_for=True)
     early = EarlyScan(session, child)  # type: ignore[arg-type]
     early.begin()  # as the launcher does once the UI is imported: the child is not done
     assert not early.future.done()
-    app = recording(app_for(session, None, None, [], early=early))
-    screen, drawn = app.review_screen, []
-    compose, draw = screen.compose, screen.run_list.render_line
-
-    def composing():  # type: ignore[no-untyped-def]
-        child.start()  # done 0.1 s after the screen is made
-        return compose()
+    app, drawn = recording(app_for(session, None, None, [], early=early)), []
+    draw = app.review_screen.run_list.render_line
 
     def watched(y: int):  # type: ignore[no-untyped-def]
         drawn.append(session.shown.selection.failure_id if session.shown else "")
         return draw(y)
 
-    screen.compose, screen.run_list.render_line = composing, watched  # type: ignore[method-assign]
-    assert first_screen.SCAN_WAIT_SECONDS > 0.1
+    app.review_screen.run_list.render_line = watched  # type: ignore[method-assign]
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: drawn and session.shown is not None, what="the first failure drawn")
-        assert drawn[0], drawn[:5]  # the first row drawn already had the failure beside it
+        assert drawn[0] == "s2/connected--model-c#oracle:edges", drawn[:5]  # with the failure beside it
+        assert first_screen.SCAN_WAIT_SECONDS in child.waited_for  # the screen waited for the child
         assert not [t for t in threading.enumerate() if t.name == "early-scan"]  # read in the app's thread
 
 
-def headed(folder: Path, after: float) -> tuple:  # type: ignore[type-arg]
-    """An app whose launcher's child is still reading the folder when the screen is ready (done
-    ``after`` seconds after the app is made), and the ids beside each row the run list drew."""
+def headed(folder: Path) -> tuple:  # type: ignore[type-arg]
+    """An app whose launcher's child is still reading the folder when the screen is ready (until
+    the test calls its ``finish``), the ids beside each row the run list drew, and the child."""
     session, _ = build_session(SessionStore(folder), "alice")
-    child = LateChild(after)
+    child = ReadingChild()
     early = EarlyScan(session, child)  # type: ignore[arg-type]
-    child.start()
     app = recording(app_for(session, None, None, [], early=early))
-    return app, session, watch_rows(app)
+    return app, session, watch_rows(app), child
 
 
 @sync
@@ -259,7 +256,7 @@ async def test_a_child_still_reading_leaves_the_first_screen_to_the_folders_firs
     # 10,000 runs without an index cache: the child read them for 1.1 s while the screen waited;
     # the first screen now opens among the first runs by name, and the whole list follows
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
-    app, session, drawn = headed(basic, 1.0)
+    app, session, drawn, child = headed(basic)
     loads = []
     load = session.labeller.labels.load
 
@@ -280,8 +277,9 @@ async def test_a_child_still_reading_leaves_the_first_screen_to_the_folders_firs
         assert "1+ runs" in str(header.content)  # the first runs only, more to come
         await pilot.press("s")  # labelled before the whole list is read: kept, not loaded over
         await until(app, pilot, lambda: session.decisions.verdict(first), what="the label", settled=False)
-        assert not session.folder.scanned, "the child was done before the label"
-        await until(app, pilot, lambda: session.folder.scanned, what="the whole list", timeout=10)
+        assert not session.folder.scanned
+        child.finish()
+        await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
         await settle(app, pilot)
         assert len(session.folder.runs) == 5 and not session.folder.partial
         assert "5 runs" in str(header.content) and "+" not in str(header.content)
@@ -297,13 +295,14 @@ async def test_a_head_without_a_failure_shows_its_first_run_until_the_whole_list
     write_session(basic, "a0", [Spec("passing", outcome="pass", checks=[{"key": "TestToRoman", "status": "pass"}],
                                      output="ok\n")])
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
-    app, session, drawn = headed(basic, 0.8)
+    app, session, drawn, child = headed(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await until(app, pilot, lambda: session.shown is not None, what="the first run drawn", settled=False)
         assert session.shown is not None and session.shown.selection.run_key == "a0/passing"
         assert not session.folder.scanned
+        child.finish()
         await until(app, pilot, lambda: session.shown is not None and session.shown.selection.failure_id,
-                    what="the first failure, once the whole list is read", timeout=10)
+                    what="the first failure, once the whole list is read")
         assert session.shown is not None
         assert session.shown.selection.failure_id == "s1/roman-go--model-a#heldout:TestToRoman"
         await settle(app, pilot)
@@ -376,13 +375,13 @@ async def test_the_first_frame_is_laid_out_for_the_terminals_width(basic: Path, 
 async def test_a_big_index_cache_is_read_after_the_first_runs_are_painted(
         basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 10,000 runs with a warm cache: 0.48 s to the first screen, more than the first use's head
-    from reviewer.store.index import files as index_files
+    from reviewer.store.fs import keys as fs_keys
 
-    monkeypatch.setattr(index_files, "RACY_NS", 0)  # the folder was written just now
+    monkeypatch.setattr(fs_keys, "RACY_NS", 0)  # the folder was written just now
     cold = SessionStore(basic)
     cold.scan()
     assert cold.save_index()
-    monkeypatch.setattr(launch, "READ_AT_ONCE", 100)
+    monkeypatch.setattr(early_scan, "READ_AT_ONCE", 100)
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 2)
     session, _ = build_session(SessionStore(basic), "alice")
     early = EarlyScan(session)
@@ -405,11 +404,13 @@ async def test_a_head_where_nothing_loaded_is_left_to_the_whole_scan(tmp_path: P
     write_session(root, "a0", [Spec("b-good")])
     (root / "a0" / "runs" / "a-broken").mkdir()
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
-    app, session, drawn = headed(root, 0.5)
+    app, session, drawn, child = headed(root)
     heads = []
     take_head = session.folder.take_head
     session.folder.take_head = lambda scan: heads.append(scan) or take_head(scan)  # type: ignore[method-assign]
     async with app.run_test(size=(200, 50)) as pilot:
+        await until(app, pilot, lambda: drawn, what="the first frame", settled=False)
+        child.finish()
         await until(app, pilot, lambda: session.shown is not None and session.folder.scanned, what="the first failure")
         assert not heads and drawn[0] == ""  # no head: drawn while the child read, as without one
         assert session.shown is not None and session.shown.selection.run_key == "a0/b-good"
@@ -422,13 +423,13 @@ async def test_a_head_where_nothing_loaded_is_left_to_the_whole_scan(tmp_path: P
 async def test_a_folder_too_small_for_a_child_opens_among_its_first_runs_and_reads_the_rest_after(
         basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 1,000 runs without an index cache: no child (it slowed the first screen by 8 %), a head
-    monkeypatch.setattr(launch, "HEAD_FROM", 5)
+    monkeypatch.setattr(early_scan, "HEAD_FROM", 5)
     monkeypatch.setattr(first_screen, "HEAD_RUNS", 2)
     session, _ = build_session(SessionStore(basic), "alice")
     early = EarlyScan(session)
     assert early.pending() and not early.begun  # nothing read before the screen
     small, _ = build_session(SessionStore(basic), "alice")
-    monkeypatch.setattr(launch, "HEAD_FROM", 6)
+    monkeypatch.setattr(early_scan, "HEAD_FROM", 6)
     assert not EarlyScan(small).pending()  # five runs: read beside the UI's start, as before
     app = recording(app_for(session, None, None, [], early=early))
     drawn = watch_rows(app, lambda: (session.shown.selection.failure_id if session.shown else "",
@@ -437,3 +438,26 @@ async def test_a_folder_too_small_for_a_child_opens_among_its_first_runs_and_rea
         await until(app, pilot, lambda: session.folder.scanned, what="the whole list")
         assert drawn[0] == ("s1/roman-go--model-a#heldout:TestToRoman", 2)
         assert len(session.folder.runs) == 5 and not app.notes
+
+
+def test_quitting_before_the_rest_of_a_head_is_read_leaves_no_worker_waiting_for_it(
+        basic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scan worker waited on the launcher's scan with no end: after a head, the rest is read once
+    # the first screen is painted, and a reviewer who quit before kept a thread (or, with the event
+    # loop's own executor, the process) waiting for ever
+    monkeypatch.setattr(first_screen, "HEAD_RUNS", 1)
+    app, session, drawn, child = headed(basic)
+    app.first_scan.read_rest = lambda: None  # type: ignore[method-assign]  # quit before it is read
+    before = set(threading.enumerate())
+
+    async def review() -> None:
+        async with app.run_test(size=(200, 50)) as pilot:
+            await until(app, pilot, lambda: drawn and session.shown is not None, what="the head drawn", settled=False)
+            assert session.folder.partial and any(w.name == "scan" and not w.is_finished for w in app.workers)
+
+    asyncio.run(review())
+    started = [t for t in threading.enumerate() if t not in before and t.name.startswith("reviewer-worker-")]
+    for thread in started:
+        thread.join(10)
+    assert not [t for t in started if t.is_alive()]
+    child.finish()

@@ -24,7 +24,7 @@ from reviewer.store.labels import Labeller, LabelStore, parse_labels
 from reviewer.store.labels.agreement import disagreements
 from reviewer.store.sessions.store import SessionStore
 from reviewer.store.settings.config import Settings
-from reviewer.ui.screens.adjudicate import AdjudicateScreen
+from reviewer.ui.dialogs.adjudicate import AdjudicateDialog
 from reviewer.ui.screens.history import HistoryScreen
 from reviewer.ui.widgets.text_view import TextView
 
@@ -223,7 +223,7 @@ async def test_adjudication_is_saved_committed_and_exported_as_final(tmp_path: P
         await press(app, pilot, "D")
         assert app.session.selection.failure_id == F3
         await press(app, pilot, "A")
-        assert isinstance(app.screen, AdjudicateScreen)
+        assert isinstance(app.screen, AdjudicateDialog)
         assert isinstance(app.screen.focused, RadioSet)
         await press(app, pilot, "enter")  # the first choice: specification
         assert isinstance(app.screen.focused, Input)

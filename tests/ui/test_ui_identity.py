@@ -11,7 +11,7 @@ from reviewer.model.label import Verdict
 from reviewer.store.labels import Labeller, LabelStore
 from reviewer.store.sessions.store import SessionStore
 from reviewer.store.settings.config import config_path, load_settings
-from reviewer.ui.screens.name import NameScreen
+from reviewer.ui.dialogs.name import NameDialog
 
 
 def status(app) -> str:  # type: ignore[no-untyped-def]
@@ -32,7 +32,7 @@ async def test_the_status_line_says_who_labels_and_where_the_name_came_from(basi
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         assert "labelling as Dr. Ana Maria Oliveira-Santos (--reviewer)" in status(app)  # never cut
-        assert not isinstance(app.screen, NameScreen)  # a chosen name is not asked for
+        assert not isinstance(app.screen, NameDialog)  # a chosen name is not asked for
 
 
 @sync
@@ -41,7 +41,7 @@ async def test_a_guessed_name_is_asked_when_others_labelled_and_the_answer_is_re
     app = make_app(basic)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
-        assert isinstance(app.screen, NameScreen)
+        assert isinstance(app.screen, NameDialog)
         box = app.screen.query_one(Input)
         assert box.value  # prefilled with the guess
         box.value = "carol"

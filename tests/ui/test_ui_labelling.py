@@ -10,7 +10,7 @@ from labelkit import run_file, verdicts
 from textual.widgets import Static, TextArea
 from uihelp import make_app, press, settle, sync
 
-from reviewer.ui.screens.annotate import NoteScreen, TagList, TagsScreen
+from reviewer.ui.dialogs.annotate import NoteDialog, TagList, TagsDialog
 from reviewer.ui.widgets.navigator import RunNavigator
 from reviewer.ui.widgets.text_view import TextView
 
@@ -85,14 +85,14 @@ async def test_note_and_tags_are_saved_with_the_label(basic: Path) -> None:
         await settle(app, pilot)
         fid = app.session.selection.failure_id
         await press(app, pilot, "n")
-        assert isinstance(app.screen, NoteScreen)
+        assert isinstance(app.screen, NoteDialog)
         app.screen.query_one(TextArea).insert("the brief never says IV\nsecond line")
         await press(app, pilot, "ctrl+s")
         # a note on an unlabelled failure invents no verdict: a note-only entry, still unlabelled
         assert app.session.decisions.label(fid) is None
         assert app.session.labeller.note_of(fid).note == "the brief never says IV\nsecond line"
         await press(app, pilot, "t")
-        assert isinstance(app.screen, TagsScreen)
+        assert isinstance(app.screen, TagsDialog)
         tags = app.screen.query_one(TagList)
         await press(app, pilot, "space", "down", "space", "enter")
         assert app.session.decisions.label(fid) is None

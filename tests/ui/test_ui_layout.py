@@ -8,7 +8,7 @@ from textual.widgets import Static
 from uihelp import make_app, palette_offers, press, settle, sync, until
 
 from reviewer.ui.bindings import BY_ID, LABELLING_IDS, TABLE
-from reviewer.ui.screens.annotate import NoteScreen
+from reviewer.ui.dialogs.annotate import NoteDialog
 from reviewer.ui.screens.errors import ErrorsScreen
 from reviewer.ui.screens.help import HelpScreen
 from reviewer.ui.widgets.chrome import PANE_IDS, NavigatorPanel
@@ -197,10 +197,14 @@ async def test_search_filters_runs_and_escape_clears(basic: Path) -> None:
         await until(app, pilot, lambda: nav.order == ["s2/connected--model-c"], what="the filtered list")
         assert nav.order == ["s2/connected--model-c"]
         assert app.session.selection.run_key == "s1/roman-go--model-a"  # typing j/k letters did not navigate
-        await press(app, pilot, "enter")
+        await press(app, pilot, "enter")  # the first match's failure opens (the list alone used to change)
         assert isinstance(app.focused, RunNavigator)
+        first = "s2/connected--model-c#oracle:connected"
+        assert app.session.selection.failure_id == first
+        assert app.session.shown is not None and app.session.shown.selection.failure_id == first
+        assert nav.current == "s2/connected--model-c"
         await press(app, pilot, "j")
-        assert app.session.selection.run_key == "s2/connected--model-c"
+        assert app.session.selection.failure_id == "s2/connected--model-c#oracle:edges"
         await press(app, pilot, "slash", "escape")
         assert len(nav.order) == 5
 
@@ -228,7 +232,7 @@ async def test_find_in_pane_highlights_and_steps(basic: Path) -> None:
         assert output.current_match == (first + 2) % 4
         await press(app, pilot, "escape", "n")
         assert not output.find_query
-        assert isinstance(app.screen, NoteScreen)  # with no find active, n is the note key again
+        assert isinstance(app.screen, NoteDialog)  # with no find active, n is the note key again
         await press(app, pilot, "escape")
 
 

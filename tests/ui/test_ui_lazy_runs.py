@@ -32,9 +32,9 @@ def folder(root: Path, runs: int) -> Path:
 
 @sync
 async def test_a_warm_open_and_its_count_leave_unseen_runs_unread(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from reviewer.store.index import files as index_files
+    from reviewer.store.fs import keys as fs_keys
 
-    monkeypatch.setattr(index_files, "RACY_NS", 0)  # files written by the test are seconds old
+    monkeypatch.setattr(fs_keys, "RACY_NS", 0)  # files written by the test are seconds old
     root = folder(tmp_path / "sessions", 40)
     cold = make_app(root, reviewer="ana")
     async with cold.run_test(size=(200, 50)) as pilot:

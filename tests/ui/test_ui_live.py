@@ -48,7 +48,7 @@ async def test_runs_added_above_keep_the_current_run_on_its_screen_line(basic: P
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         nav = app.review_screen.run_list
-        app.follow(app.session.open_run("s2/zebra-29--model-z"), "open")
+        app.follow(app.session.open_run("s2/zebra-29--model-z"))
         await settle(app, pilot)
         before = app.session.selection
         top = int(nav.scroll_offset.y)
@@ -68,7 +68,7 @@ async def test_a_changed_current_run_reloads_and_keeps_its_failure(basic: Path) 
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         run_key = "s2/connected--model-a"
-        app.follow(app.session.open_run(run_key), "open")
+        app.follow(app.session.open_run(run_key))
         await settle(app, pilot)
         await press(app, pilot, "j")
         before = app.session.selection

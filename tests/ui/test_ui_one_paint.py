@@ -80,8 +80,8 @@ class StartsRecorded(app_module.ReviewApp):
         self.events.append(name)
         super().start(name, work, *args)  # type: ignore[arg-type]
 
-    def on_view_ready(self, message: object) -> None:  # type: ignore[override]
-        super().on_view_ready(message)  # type: ignore[arg-type]
+    def on_moved(self, message: object) -> None:  # type: ignore[override]
+        super().on_moved(message)  # type: ignore[arg-type]
         self.events.append("applied")
 
 
@@ -101,8 +101,8 @@ async def test_a_key_starts_only_its_view_before_the_frame_and_the_rest_after(ba
             events = app.events
             assert "applied" in events, events
             before = events[:events.index("applied")]
-            # the key itself reads the view (or takes the one read ahead); nothing else shares the paint
-            assert set(before) <= {"view"}, events
+            # the key's move reads the view (or takes the one read ahead); nothing else shares the paint
+            assert set(before) <= {"move"}, events
             after = events[events.index("applied") + 1:]
             assert "stale" in after, events
             read_ahead += "prefetch" in after  # none when the next view is read ahead already

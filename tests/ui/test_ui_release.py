@@ -57,3 +57,38 @@ def test_counts_and_rows_that_arrive_as_the_app_closes_draw_nothing(basic: Path)
     assert not screen.query(NavigatorPanel)  # the widgets are gone
     screen.counts_changed()
     screen.list_rebuilt()
+
+
+def test_panes_and_the_evidence_strip_draw_before_they_are_mounted_and_after_they_are_gone(basic: Path) -> None:
+    # a view or evidence handled before the panes were composed, or as the app closed, looked its
+    # text view up and found none: NoMatches for 'TextView' on EvidencePanel, '.pane-header' on BriefPane
+    from textual.content import Content
+
+    from reviewer.ui.widgets.brief import BriefPane
+    from reviewer.ui.widgets.code import CodePane
+    from reviewer.ui.widgets.evidence import EvidencePanel
+    from reviewer.ui.widgets.grader import GraderPane
+    from reviewer.ui.widgets.transcript import TranscriptPane
+
+    def draw(panes: list) -> None:  # type: ignore[type-arg]
+        evidence, *others = panes
+        evidence.waiting("s1/r#g:TestA")
+        evidence.show("s1/r#g:TestA", None, "no brief")
+        for pane in others:
+            pane.set_header(Content("header"))
+            pane.set_banner(["a warning"])
+            pane.focus_target()
+        assert evidence.view.plain_lines() == ["the evidence could not be computed: no brief"]
+
+    async def review() -> None:
+        app = make_app(basic)
+        async with app.run_test(size=(160, 45)) as pilot:
+            await settle(app, pilot)
+            unmounted = [EvidencePanel(), BriefPane(), CodePane(), GraderPane(), TranscriptPane()]
+            draw(unmounted)  # made, never mounted
+            workspace = app.review_screen.workspace
+            mounted = [workspace.evidence, workspace.brief, workspace.code, workspace.grader, workspace.transcript]
+            await workspace.remove()
+            draw(mounted)  # mounted, then removed: a late result as the app closes
+
+    asyncio.run(review())

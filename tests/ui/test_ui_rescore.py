@@ -8,19 +8,19 @@ when the failure is opened again.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from sessionkit import example_corpus
 from textual.widgets import Button, Static, TextArea
 from uihelp import make_app, press, settle, sync, until
 
 from reviewer.rescore.record import latest_for
 from reviewer.rescore.sandbox import SandboxUnavailable, require_sandbox
 from reviewer.ui.app import ReviewApp
-from reviewer.ui.screens.annotate import NoteScreen
+from reviewer.ui.dialogs.annotate import NoteDialog
+from reviewer.ui.dialogs.rescore import RescoreDialog
 from reviewer.ui.screens.help import HelpScreen
-from reviewer.ui.screens.rescore import RescoreDialog
 from reviewer.ui.widgets.evidence import EvidencePanel
 from reviewer.ui.widgets.grader import GraderPane
 from reviewer.ui.widgets.rescore_strip import RescoreStrip
@@ -32,9 +32,7 @@ SUMMARY = "1/6 -> 3/6 with value true->yes under connected"
 
 def corpus(tmp_path: Path) -> Path:
     """A private copy of the bundled corpus (the record is written into it)."""
-    dest = tmp_path / "corpus" / "sessions"
-    shutil.copytree(REPO / "sessions", dest, symlinks=True)
-    return dest
+    return example_corpus(tmp_path / "corpus" / "sessions")
 
 
 def need_sandbox() -> None:
@@ -108,7 +106,7 @@ async def test_confirm_run_summary_grader_pane_note_then_the_record_on_open(tmp_
         await press(app, pilot, "k")
         assert app.session.selection.failure_id == CONNECTED
         await press(app, pilot, "n")
-        assert isinstance(app.screen, NoteScreen)
+        assert isinstance(app.screen, NoteDialog)
         assert app.screen.query_one(TextArea).text == f"re-scored in the sandbox: {SUMMARY}"
         await press(app, pilot, "ctrl+s")
         assert app.session.labeller.annotation(CONNECTED)[0] == f"re-scored in the sandbox: {SUMMARY}"

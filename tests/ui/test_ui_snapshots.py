@@ -18,7 +18,7 @@ def prepared(folder: Path, *keys: str) -> tuple[Any, Any]:
         # The first failure on screen starts the background work (counting, the other reviewers):
         # wait for it to have started, then for it to finish, whatever the machine's load.
         deadline = time.monotonic() + 60
-        while not (app.first_shown and app.session.shown is not None) and time.monotonic() < deadline:
+        while not (app.after_first_screen is None and app.session.shown is not None) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         await settle(app, pilot)
         for key in keys:

@@ -11,7 +11,7 @@ from textual.widgets import Input, Static
 from uihelp import make_app, press, settle, sync
 
 from reviewer.model.label import DEFAULT_TAGS
-from reviewer.ui.screens.annotate import TagList, TagsScreen
+from reviewer.ui.dialogs.annotate import TagList, TagsDialog
 
 F1 = "s1/roman-go--model-a#heldout:TestToRoman"
 
@@ -37,7 +37,7 @@ async def test_keyboard_only_marks_tags_adds_one_to_the_vocabulary_and_saves(bas
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         await press(app, pilot, "t")
-        assert isinstance(app.screen, TagsScreen)
+        assert isinstance(app.screen, TagsDialog)
         assert rows(app) == ["[ ] unpublished-key", "[ ] separator"]
         await press(app, pilot, "down", "space")
         assert rows(app) == ["[ ] unpublished-key", "[x] separator"]  # a mark, not colour alone
@@ -45,7 +45,7 @@ async def test_keyboard_only_marks_tags_adds_one_to_the_vocabulary_and_saves(bas
         assert isinstance(app.focused, Input) and app.focused.id == "new-tag"
         await pilot.press(*"wrong-folder")
         await press(app, pilot, "enter")  # in the box, enter adds the tag: the dialog stays
-        assert isinstance(app.screen, TagsScreen)
+        assert isinstance(app.screen, TagsDialog)
         assert rows(app)[-1] == "[x] wrong-folder" and app.screen.query_one(Input).value == ""
         assert "Added wrong-folder to the vocabulary" in said(app) and "tags.toml" in said(app)
         assert tags_file(basic) == ["unpublished-key", "separator", "wrong-folder"]  # saved at once
@@ -94,7 +94,7 @@ async def test_a_vocabulary_that_cannot_be_changed_is_said_in_the_dialog(basic: 
         await press(app, pilot, "t", "tab")
         await pilot.press(*"new")
         await press(app, pilot, "enter")
-        assert isinstance(app.screen, TagsScreen)
+        assert isinstance(app.screen, TagsDialog)
         assert said(app).startswith("Not added:") and "not changed" in said(app)
         assert app.screen.query_one(Input).value == "new"  # kept, to fix or cancel
         assert "[x] new" not in rows(app)

@@ -98,3 +98,18 @@ async def test_a_hidden_wrapping_view_folds_when_it_is_laid_out() -> None:
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
         assert 3 < view.row_count() < 30  # folded at the view's width
+
+
+def test_a_find_keeps_its_matches_steps_round_them_and_finds_again_in_new_lines() -> None:
+    from reviewer.ui.widgets.text_find import TextFind
+
+    finding = TextFind()
+    lines = ["alpha Beta", "gamma", "beta beta"]
+    assert finding.search(lines, "BETA", from_line=1) == (2, 0)  # the first at or below line 1
+    assert finding.matches == [(0, 6), (2, 0), (2, 5)] and finding.current == 1
+    assert finding.step(1) == (2, 5) and finding.step(1) == (0, 6)  # wraps
+    assert finding.spans("x beta", 2, 4) == [(2, 6, False)] and finding.spans("Beta", 0, 6) == [(0, 4, True)]
+    finding.lines_changed(["no match here"])
+    assert finding.matches == [] and finding.current_place is None and finding.step(1) is None
+    finding.clear()
+    assert finding.query == "" and finding.spans("beta", 0, 0) == []

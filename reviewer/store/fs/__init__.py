@@ -6,6 +6,7 @@
   (:class:`TextBlob`, :func:`read_capped`, :func:`resolve_inside`).
 - :mod:`.tomlfile`: untrusted TOML bytes parsed with a reason for every failure, and the one TOML
   writer of the project (:func:`dumps`, byte for byte what ``tomli_w`` writes).
+- :mod:`.keys`: a file's key (size, times, inode) as the caches know it, and whether it has settled.
 - :mod:`.paths`: where things live (the default and bundled sessions folders, the per-user folder
   for a read-only one).
 """
@@ -17,7 +18,9 @@ from reviewer.store.lazy_names import lazy_names
 PUBLIC = {
     "atomic_write": "atomic", "atomic_write_many": "atomic", "folder_lock": "atomic", "remove_durably": "atomic",
     "LinkOnPath": "nofollow", "check_dir": "nofollow", "ensure_dir": "nofollow", "make_folder": "nofollow",
-    "TextBlob": "untrusted", "Unreadable": "untrusted", "read_capped": "untrusted", "read_text": "untrusted", "resolve_inside": "untrusted", "lexically_inside": "untrusted", "TEXT_CAP": "untrusted",
+    "TextBlob": "untrusted", "Unreadable": "untrusted", "read_capped": "untrusted", "read_text": "untrusted",
+    "resolve_inside": "untrusted", "lexically_inside": "untrusted", "TEXT_CAP": "untrusted",
+    "StatKey": "keys", "stat_key": "keys", "settled": "keys",
     "BadToml": "tomlfile", "parse_toml_bytes": "tomlfile", "dumps": "tomlfile",
     "bundled_sessions": "paths", "default_sessions": "paths", "fallback_root": "paths", "redirect_reason": "paths",
 }

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 import reviewer
+
+PROJECT_FILE_CAP = 1 << 20
+"""The largest ``pyproject.toml`` read to tell a source checkout's example corpus."""
 
 
 def bundled_sessions() -> Path:
@@ -27,9 +32,10 @@ def default_sessions(cwd: Path | None = None) -> Path:
 
 
 def installed_location(folder: Path) -> Literal["bundled", "package", ""]:
-    """Whether a folder lives inside an installed package: ``bundled`` for the example corpus
-    shipped as ``reviewer.examples``, ``package`` for another folder of an installed package
-    (under ``site-packages`` or ``dist-packages``), "" otherwise.
+    """Whether a folder is the example corpus or lives inside an installed package: ``bundled``
+    for the example corpus (shipped as ``reviewer.examples``, or a source checkout's ``sessions/``
+    that becomes it: :func:`checkout_examples`), ``package`` for another folder of an installed
+    package (under ``site-packages`` or ``dist-packages``), "" otherwise.
 
     Decided by where the folder really is, never by its write bit: a user's own virtualenv is
     writable, and a reinstall would delete anything written there.
@@ -40,7 +46,29 @@ def installed_location(folder: Path) -> Literal["bundled", "package", ""]:
         return "bundled" if real.is_relative_to(package / "examples") else "package"
     if any(part in ("site-packages", "dist-packages") for part in real.parts):
         return "package"
+    if any(checkout_examples(str(corpus)) for corpus in (real, *real.parents)):
+        return "bundled"
     return ""
+
+
+@lru_cache(maxsize=64)
+def checkout_examples(folder: str) -> bool:
+    """Whether a folder (a real path) is a source checkout's example corpus: the folder its
+    ``pyproject.toml`` next to it ships as ``reviewer/examples``, which ``reviewer sessions`` opens
+    in the Quick start. Labels and re-scores of it go where the installed corpus's go (the per-user
+    data folder), never into the checkout, whose tests read the corpus as it is in git."""
+    path = Path(folder)
+    try:
+        with open(path.parent / "pyproject.toml", "rb") as project:
+            data = tomllib.loads(project.read(PROJECT_FILE_CAP).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return False
+    shipped: object = data
+    for key in ("tool", "hatch", "build", "targets", "wheel", "force-include"):
+        shipped = shipped.get(key) if isinstance(shipped, dict) else None
+    project_table = data.get("project")
+    return (isinstance(shipped, dict) and shipped.get(path.name) == "reviewer/examples"
+            and isinstance(project_table, dict) and project_table.get("name") == "reviewer")
 
 
 def user_data_dir() -> Path:
@@ -82,7 +110,10 @@ def redirect_reason(root: Path, folder: Path | None = None) -> str:
     """
     where = installed_location(root)
     if where == "bundled":
-        return "the sessions folder is the example corpus inside the installed reviewer package"
+        package = Path(os.path.realpath(Path(reviewer.__file__).parent))
+        if Path(os.path.realpath(root)).is_relative_to(package):
+            return "the sessions folder is the example corpus inside the installed reviewer package"
+        return "the sessions folder is the example corpus of this source checkout (kept as it is in git)"
     if where == "package":
         return "the sessions folder is inside an installed package"
     if not writable(Path(folder) if folder is not None else Path(root)):

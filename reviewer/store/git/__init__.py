@@ -11,7 +11,7 @@ anything, and nothing in the caller's environment may point git at another repos
 - :mod:`.trust`: whether reviewer may commit to the repository git found (:func:`repo_warning`).
 - :mod:`.repository`: :func:`open_repo` -> :class:`GitSession` (git finds the repository,
   GitPython reads it in-process), :func:`repo_info` -> :class:`RepoInfo`.
-- :mod:`.provenance`: :func:`provenance` -> :class:`RunCommit` per run.
+- :mod:`.run_commits`: :func:`provenance` -> :class:`RunCommit` per run.
 - :mod:`.history`: :func:`label_history` -> :class:`HistoryEntry` per change of one failure's label.
 - :mod:`.commit`: :func:`commit_reviewer`, :func:`commit_labels` -> :class:`CommitResult`.
 
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from reviewer.store.git.history import HistoryEntry as HistoryEntry
     from reviewer.store.git.history import clear_history_cache as clear_history_cache
     from reviewer.store.git.history import label_history as label_history
-    from reviewer.store.git.provenance import RunCommit as RunCommit
-    from reviewer.store.git.provenance import provenance as provenance
     from reviewer.store.git.repository import GitSession as GitSession
     from reviewer.store.git.repository import RepoInfo as RepoInfo
     from reviewer.store.git.repository import open_repo as open_repo
@@ -49,13 +47,15 @@ if TYPE_CHECKING:
     from reviewer.store.git.run import GitUnsafe as GitUnsafe
     from reviewer.store.git.run import run_git as run_git
     from reviewer.store.git.run import unquote_path as unquote_path
+    from reviewer.store.git.run_commits import RunCommit as RunCommit
+    from reviewer.store.git.run_commits import provenance as provenance
 
 PUBLIC = {
     "CommitResult": "commit", "commit_labels": "commit", "commit_reviewer": "commit", "label_files": "commit",
     "KEPT": "environment", "git_env": "environment", "safe_git_env": "environment",
     "scrub_environment": "environment",
     "HistoryEntry": "history", "clear_history_cache": "history", "label_history": "history",
-    "RunCommit": "provenance", "provenance": "provenance",
+    "RunCommit": "run_commits", "provenance": "run_commits",
     "GitSession": "repository", "RepoInfo": "repository", "open_repo": "repository", "repo_info": "repository",
     "GitError": "run", "GitReadOnly": "run", "GitUnsafe": "run", "run_git": "run", "unquote_path": "run",
 }

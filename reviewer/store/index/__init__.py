@@ -3,10 +3,9 @@
 - :mod:`.cache`: :class:`RunIndex`, the cache of one folder (runs, failing checks, labels files).
 - :mod:`.entry`: its entries and the lines they are saved as.
 - :mod:`.codec`: runs, checks, fingerprints and labels to plain JSON values and back.
-- :mod:`.files`: what the cache stands on (stat keys, its own file, the code fingerprint that
-  invalidates it when a parser changes).
+- :mod:`.files`: where the cache lives, its own file, and the code fingerprint that invalidates
+  it when a parser changes (files are known by their keys: :mod:`reviewer.store.fs.keys`).
 - :mod:`.labels`: the labels files the cache remembers.
-- :mod:`.prescan`: the first read of a folder without a cache, by a second process on another core.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from reviewer.store.lazy_names import lazy_names
 
 PUBLIC = {
     "RunIndex": "cache",
-    "stat_key": "files", "code_fingerprint": "files", "index_path": "files", "index_enabled": "files",
-    "Prescan": "prescan",
+    "code_fingerprint": "files", "index_path": "files", "index_enabled": "files",
 }
 """Each public name and the module that defines it."""
 

@@ -43,6 +43,7 @@ from typing import Callable, Iterator, Sequence
 
 from reviewer.model import Check, Run
 from reviewer.model.run import LAZY_FIELDS, LazyRun
+from reviewer.store.fs.keys import Deps, StatKey, dep_keys, deps_settled, settled
 from reviewer.store.index import codec
 from reviewer.store.index.entry import (
     BAD,
@@ -55,18 +56,7 @@ from reviewer.store.index.entry import (
     read_lines,
     run_dir,
 )
-from reviewer.store.index.files import (
-    Deps,
-    StatKey,
-    code_fingerprint,
-    dep_keys,
-    deps_settled,
-    index_enabled,
-    index_path,
-    open_own_file,
-    settled,
-    write_private,
-)
+from reviewer.store.index.files import code_fingerprint, index_enabled, index_path, open_own_file, write_private
 from reviewer.store.index.labels import LABELS_MARK, LabelFiles
 from reviewer.store.index.logs import LOGS_MARK, LogIds
 

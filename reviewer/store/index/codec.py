@@ -17,8 +17,8 @@ from reviewer.model.check import FAILING_STATUSES
 from reviewer.model.label import Label, Verdict
 from reviewer.model.rerun import Rerun
 from reviewer.model.run import ACCESS_KINDS, OUTCOMES, LazyRun
+from reviewer.store.fs.keys import Deps, StatKey
 from reviewer.store.fs.untrusted import Unreadable, lexically_inside, simple_ref
-from reviewer.store.index.files import Deps, StatKey
 
 T = TypeVar("T")
 STATUSES = {s.value: s for s in CheckStatus}

@@ -15,8 +15,8 @@ from typing import Any, BinaryIO
 from reviewer.model import Check, Run
 from reviewer.model.records import record
 from reviewer.model.run import LAZY_FIELDS, LazyRun
+from reviewer.store.fs.keys import Deps, StatKey
 from reviewer.store.index.codec import BadEntry, dumps, encode_body, encode_head, encode_keyed
-from reviewer.store.index.files import Deps, StatKey
 
 BAD = (BadEntry, ValueError, TypeError, RecursionError)
 """What decoding a forged or damaged slot can raise."""
@@ -131,8 +131,7 @@ def manifest_fields(root: Path, rel: str) -> tuple[object, ...]:
     """
     from reviewer.store.fs.tomlfile import BadToml
     from reviewer.store.fs.untrusted import Unreadable
-    from reviewer.store.sessions.manifest import BadManifest, run_from_doc
-    from reviewer.store.sessions.scan import load_manifest  # here: the loader imports the index
+    from reviewer.store.runs.manifest import BadManifest, load_manifest, run_from_doc
 
     session, _, rest = rel.partition("/runs/")
     run_id = rest.rpartition("/")[0]

@@ -13,9 +13,9 @@ import threading
 from pathlib import Path
 
 from reviewer.model.label import Label
+from reviewer.store.fs.keys import StatKey, settled
 from reviewer.store.index import codec
 from reviewer.store.index.entry import BAD
-from reviewer.store.index.files import StatKey, settled
 
 LABELS_MARK = "@"
 """Lines of labels files start with this (a run's manifest path never does)."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import threading
 
+from reviewer.store.fs.keys import StatKey, settled
 from reviewer.store.index import codec
 from reviewer.store.index.entry import BAD
-from reviewer.store.index.files import StatKey, settled
 
 LOGS_MARK = "%"
 """Lines of logs start with this (a run's manifest path and a labels file's mark never do)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from reviewer.store.labels.format import FORMAT, Entry, Key, label_from_table, label_table, run_file_bytes
 from reviewer.store.labels.format import parse as parse_labels
-from reviewer.store.labels.labeller import Labeller, LabelState, SaveFailed, UnknownFailure, utc_now
+from reviewer.store.labels.labeller import Labeller, LabelState, SaveFailed, utc_now
 from reviewer.store.labels.layout import ADJUDICATED, ADJUDICATED_FILE, FINAL, LABELS_DIR, label_dirs, run_file_name
 from reviewer.store.labels.reading import (
     FILE_CAP,
@@ -29,6 +29,7 @@ from reviewer.store.labels.reading import (
     read_file,
 )
 from reviewer.store.labels.store import LabelStore, LabelsUnsafe
+from reviewer.store.sessions.lookup import UnknownFailure
 
 __all__ = [
     "ADJUDICATED",

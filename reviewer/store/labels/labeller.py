@@ -19,6 +19,7 @@ from reviewer.model.records import record
 from reviewer.store.labels.format import Entry
 from reviewer.store.labels.store import LabelStore
 from reviewer.store.sessions.fingerprint import evidence_hash
+from reviewer.store.sessions.lookup import UnknownFailure
 from reviewer.store.sessions.protocol import Store
 
 
@@ -29,10 +30,6 @@ def utc_now() -> str:
 
 class SaveFailed(Exception):
     """A decision is kept in memory but could not be written yet; the message says why."""
-
-
-class UnknownFailure(LookupError):
-    """A failure id that names no failure in the folder."""
 
 
 @record

@@ -31,7 +31,7 @@ from reviewer.model import LoadError
 from reviewer.model.check import failure_id
 from reviewer.model.label import Label, Note
 from reviewer.model.records import record
-from reviewer.store.index.files import stat_key
+from reviewer.store.fs.keys import stat_key
 from reviewer.store.labels.format import Contents, Key, Unreadable, parse
 from reviewer.store.labels.layout import (
     ADJUDICATED,

@@ -41,9 +41,9 @@ from reviewer.model.label import Label, Note
 from reviewer.model.records import record
 from reviewer.model.wording import count
 from reviewer.store.fs.atomic import atomic_write, atomic_write_many, clean_stale_temps, folder_lock, remove_durably
+from reviewer.store.fs.keys import stat_key
 from reviewer.store.fs.nofollow import LinkOnPath, check_dir, make_folder
 from reviewer.store.fs.paths import fallback_root, redirect_reason
-from reviewer.store.index.files import stat_key
 from reviewer.store.labels.format import Contents, Entry, Key, run_file_bytes
 from reviewer.store.labels.layout import (
     LABELS_DIR,

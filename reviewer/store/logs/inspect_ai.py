@@ -175,12 +175,14 @@ class LogInfo:
     source: str
     model: str
     identity: tuple[int, int] = (0, 0)
+    eval_id: str = ""
 
 
 def sample_metadata(sample: dict[str, Any], log: LogInfo, outside: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything of a sample the runs do not show elsewhere."""
     meta: dict[str, Any] = {
         "inspect_log": log.source,
+        "inspect_eval_id": log.eval_id or None,
         "inspect_sample_id": as_text(sample.get("id")),
         "epoch": sample.get("epoch"),
         "target": sample.get("target"),
@@ -318,7 +320,7 @@ def import_inspect(paths: list[Path], name: str | None, model: str | None = None
         except NotFormat as exc:
             raise exc.about(path) from None
         ev = log.header["eval"]
-        info = LogInfo(str(path), log.source, model or as_text(ev.get("model")) or "unknown", log.identity)
+        info = LogInfo(str(path), log.source, model or as_text(ev.get("model")) or "unknown", log.identity, as_text(ev.get("eval_id")))
         if log.entries:
             OPEN[(os.getpid(), info.path)] = log
             session.jobs.append(Job(eval_unit, info, log.entries))

@@ -16,7 +16,7 @@ from typing import Any
 from reviewer.model import Failure, Run
 from reviewer.model.records import record
 from reviewer.store.index.codec import hashed_refs
-from reviewer.store.index.files import Deps, dep_keys
+from reviewer.store.fs.keys import Deps, dep_keys
 from reviewer.store.sessions.protocol import Store
 
 DURATION = re.compile(r"\(\d+(?:\.\d+)?m?s\)|\b\d+\.\d+s\b|\"Elapsed\":\s*[0-9.]+|\"Time\":\s*\"[^\"]*\"")

@@ -30,11 +30,11 @@ from reviewer.model.records import record
 from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
 from reviewer.store.fs.untrusted import Missing, RawRead, Unreadable
 from reviewer.store.index.cache import RunIndex
-from reviewer.store.index.files import StatKey, stat_key
+from reviewer.store.fs.keys import StatKey, stat_key
 from reviewer.store.logs.ids import UniqueIds
 from reviewer.store.logs.layout import Files, run_files
 from reviewer.store.logs.spec import ImportFailed, LogFormat, NotFormat, OpenedLog, RunSpec
-from reviewer.store.sessions.manifest import BadManifest, run_from_doc
+from reviewer.store.runs.manifest import BadManifest, run_from_doc
 
 CACHED_RUNS = 16
 """Runs whose laid-out files are kept (each is read again from the log when asked for after that)."""

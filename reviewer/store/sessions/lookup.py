@@ -14,8 +14,12 @@ from collections.abc import Iterator
 from reviewer.model import Failure, Run
 from reviewer.model.check import split_failure_id
 from reviewer.model.sanitize import plain
-from reviewer.store.labels import UnknownFailure
 from reviewer.store.sessions.protocol import Store
+
+
+class UnknownFailure(LookupError):
+    """A failure id that names no failure in the folder."""
+
 
 SHOWN = 5
 """How many ids a message names."""

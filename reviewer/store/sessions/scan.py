@@ -7,16 +7,20 @@ import re
 import stat
 from dataclasses import field
 from pathlib import Path
-from typing import Any
 
 from reviewer.model import LoadError, Run, Session
 from reviewer.model.records import record
+from reviewer.store.fs.keys import StatKey
+from reviewer.store.fs.tomlfile import BadToml
+from reviewer.store.fs.untrusted import (
+    Missing,
+    Unreadable,
+    describe_mode,
+)
 from reviewer.store.index.cache import RunIndex
-from reviewer.store.index.files import StatKey, paused_gc, stat_key
+from reviewer.store.index.files import paused_gc
+from reviewer.store.runs.manifest import BadManifest, load_manifest, load_manifest_keyed, run_from_doc, session_from_doc
 from reviewer.store.sessions.inplace import READ_PROBLEMS, LogShelf, LogSource, reason, scan_log, session_of
-from reviewer.store.sessions.manifest import BadManifest, run_from_doc, session_from_doc
-from reviewer.store.fs.untrusted import MANIFEST_CAP, IsLink, Missing, Unreadable, describe_mode, read_capped, read_listed
-from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 RESERVED_DIRS = frozenset({"labels", "runs"})
@@ -37,26 +41,6 @@ class Corpus:
             if r.key == key:
                 return r
         return None
-
-
-def load_manifest(root: Path, rel: str, listed: bool = False) -> dict[str, Any]:
-    """Read and parse one manifest safely; BadManifest/Unreadable/BadToml on defects.
-
-    ``listed``: the manifest was found by listing folders reached without links, so it is
-    inside the root by construction and only its last step needs checking.
-    """
-    return load_manifest_keyed(root, rel, listed)[0]
-
-
-def load_manifest_keyed(root: Path, rel: str, listed: bool = False) -> tuple[dict[str, Any], StatKey | None]:
-    """:func:`load_manifest`, with the index key of the file as it was opened (None if unknown)."""
-    try:
-        raw = read_listed(os.path.join(root, rel), MANIFEST_CAP) if listed else read_capped(root, rel, MANIFEST_CAP)
-    except IsLink:
-        raw = read_capped(root, rel, MANIFEST_CAP)
-    if raw.truncated:
-        raise BadManifest(f"is larger than {MANIFEST_CAP // 1024} KiB, too large for a manifest")
-    return parse_toml_bytes(raw.data), stat_key(raw.stat) if raw.stat is not None else None
 
 
 def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:

@@ -11,14 +11,22 @@ from typing import Any
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
 from reviewer.model.records import record
+from reviewer.store.fs.keys import Deps, dep_keys
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.untrusted import (
+    MANIFEST_CAP,
+    TEXT_CAP,
+    RawRead,
+    TextBlob,
+    Unreadable,
+    decode_for_display,
+    read_capped,
+)
 from reviewer.store.index.cache import RunIndex
 from reviewer.store.index.codec import output_refs
-from reviewer.store.index.files import Deps, dep_keys
+from reviewer.store.runs.manifest import BadManifest, load_manifest, turns_from_doc
 from reviewer.store.sessions.inplace import LogSource
-from reviewer.store.sessions.scan import Corpus, Logs, head, load_manifest, scan
-from reviewer.store.sessions.manifest import BadManifest, turns_from_doc
-from reviewer.store.fs.untrusted import MANIFEST_CAP, TEXT_CAP, RawRead, TextBlob, Unreadable, decode_for_display, read_capped
-from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.sessions.scan import Corpus, Logs, head, scan
 
 
 @record

@@ -33,8 +33,8 @@ from reviewer.review.across_view import (
     read_across,
 )
 from reviewer.review.session import ReviewSession
-from reviewer.ui.acted import Acted
 from reviewer.ui.bindings import ACROSS_BINDINGS
+from reviewer.ui.outcomes import SessionAnswered
 
 COLUMNS = ("", "model", "result", "you", "others", "looked at / nearest notation", "message")
 KEYS_LINE = "[b]enter[/b] open that run at this check  [b]j[/b] / [b]k[/b] move  [b]escape[/b] close"
@@ -150,7 +150,7 @@ class AcrossScreen(ModalScreen[None]):
             return
         self.dismiss()
         found_check = self.failure_id.partition("#")[2]
-        self.app.post_message(Acted(open_check(self.session, line.run, found_check, bool(line.failure_id))))
+        self.app.post_message(SessionAnswered(open_check(self.session, line.run, found_check, bool(line.failure_id))))
 
     def action_cursor(self, step: int) -> None:
         """``j``/``k`` move the cursor."""

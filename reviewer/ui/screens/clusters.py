@@ -24,9 +24,9 @@ from reviewer.analysis.stats.bars import bar
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import one_line
 from reviewer.review.session import ReviewSession
-from reviewer.ui.acted import Acted
 from reviewer.ui.bindings import CLUSTER_BINDINGS
-from reviewer.ui.screens.confirm import ConfirmScreen
+from reviewer.ui.dialogs.confirm import ConfirmDialog
+from reviewer.ui.outcomes import SessionAnswered
 
 COLUMNS = ("spread", "task", "models", "failures", "labelled", "by", "check or message")
 KEYS_LINE = ("[b]enter[/b] walk only this cluster with j/k  [b]s[/b] / [b]c[/b] label it all specification / capability"
@@ -138,7 +138,7 @@ class ClustersScreen(ModalScreen[None]):
     def walk(self, cluster: Cluster | None) -> None:
         """Make j/k walk a cluster (None: every failure)."""
         session = self.session
-        self.app.post_message(Acted(session.walking.follow_cluster(cluster, session.place(), session.selection)))
+        self.app.post_message(SessionAnswered(session.walking.follow_cluster(cluster, session.listed_runs(), session.selection)))
 
     def current(self) -> Cluster | None:
         """The cluster under the cursor."""
@@ -204,14 +204,14 @@ class ClustersScreen(ModalScreen[None]):
         def answered(yes: bool | None) -> None:
             if yes:
                 outcome = self.session.label_cluster(planned)
-                self.app.post_message(Acted(outcome))
+                self.app.post_message(SessionAnswered(outcome))
                 if not any(n.severity == "error" for n in outcome.notices):
                     self.find()
 
         title = f"Label the cluster: {one_line(cluster.task, 40)} \u00b7 {one_line(cluster.key, 60)}"
-        self.app.push_screen(ConfirmScreen(title, planned.message()), answered)
+        self.app.push_screen(ConfirmDialog(title, planned.message()), answered)
 
     def action_undo(self) -> None:
         """``u``: undo the last labelling change (a cluster label is one change), then recount."""
-        self.app.post_message(Acted(self.session.undo()))
+        self.app.post_message(SessionAnswered(self.session.undo()))
         self.find()

@@ -38,8 +38,8 @@ from reviewer.review.across_view import (
     task_rows,
 )
 from reviewer.review.session import ReviewSession
-from reviewer.ui.acted import Acted
 from reviewer.ui.bindings import MATRIX_BINDINGS
+from reviewer.ui.outcomes import SessionAnswered
 
 KEYS_LINE = ("[b]enter[/b] open the cell (a task's name: its checks)  [b]t[/b] tasks / checks of a task"
              "  [b]h j k l[/b] move  [b]escape[/b] close")
@@ -222,7 +222,7 @@ class MatrixScreen(ModalScreen[None]):
             self.app.bell()
             return
         self.dismiss()
-        self.app.post_message(Acted(open_check(self.session, cell.run, cell.check, cell.failing)))
+        self.app.post_message(SessionAnswered(open_check(self.session, cell.run, cell.check, cell.failing)))
 
     def action_switch(self) -> None:
         """``t``: every task, or the checks of the task under the cursor."""

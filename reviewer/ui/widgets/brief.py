@@ -23,6 +23,8 @@ class BriefPane(Pane):
         super().__init__(id=id)
         self.drawn: DrawnBrief | None = None
         """The brief on screen, as drawn (runs of one task share it: it is not drawn again)."""
+        self.view = TextView(wrap=True, id="brief-view")
+        """The text view showing the brief."""
 
     @property
     def shown(self) -> str:
@@ -31,12 +33,7 @@ class BriefPane(Pane):
 
     def compose_body(self) -> ComposeResult:
         """The brief's lines, wrapped at the pane's width."""
-        yield TextView(wrap=True, id="brief-view")
-
-    @property
-    def view(self) -> TextView:
-        """The text view showing the brief."""
-        return self.query_one("#brief-view", TextView)
+        yield self.view
 
     def focus_target(self) -> Widget:
         """Focus the view."""

@@ -62,11 +62,12 @@ class NavigatorPanel(Vertical):
     ALLOW_MAXIMIZE = True  # ``m`` on the run list (a container is not maximisable by default)
 
     class Searched(Message):
-        """The search text changed (debounced) or was submitted."""
+        """The search text changed (debounced) or was submitted (enter)."""
 
-        def __init__(self, text: str) -> None:
+        def __init__(self, text: str, submitted: bool = False) -> None:
             super().__init__()
             self.text = text
+            self.submitted = submitted
 
     def __init__(self, navigator: RunNavigator, id: str = "nav") -> None:
         super().__init__(id=id)
@@ -113,7 +114,7 @@ class NavigatorPanel(Vertical):
         """Enter: apply now and go to the list."""
         if self._search_timer is not None:
             self._search_timer.stop()
-        self.post_message(self.Searched(event.value))
+        self.post_message(self.Searched(event.value, submitted=True))
         self.navigator.focus()
 
     def draw_header(self) -> None:

@@ -88,16 +88,14 @@ class CodePane(Pane):
         self.shown_theme = ""
         self.note = ""
         """The shown attempt's note (wrapped in the banner: a header line would cut it)."""
+        self.file_bar = FileBar()
+        self.view = TextView(line_numbers=True, id="code-view")
+        """The text view."""
 
     def compose_body(self) -> ComposeResult:
         """File bar and the text view."""
-        yield FileBar()
-        yield TextView(line_numbers=True, id="code-view")
-
-    @property
-    def view(self) -> TextView:
-        """The text view."""
-        return self.query_one("#code-view", TextView)
+        yield self.file_bar
+        yield self.view
 
     def focus_target(self) -> Widget:
         """Focus the code."""
@@ -106,7 +104,7 @@ class CodePane(Pane):
     def show(self, code: CodeView, part: Part) -> None:
         """Draw the header, the file bar and the file (kept, with its scroll, when unchanged)."""
         self.set_header(code_header(code))
-        self.query_one(FileBar).show(code.attempt, code.file.path if code.file is not None else "")
+        self.file_bar.show(code.attempt, code.file.path if code.file is not None else "")
         self.note = f"attempt {code.attempt.number}: {one_line(code.attempt.note, 400)}" if code.attempt and code.attempt.note else ""
         self.show_part(part)
 

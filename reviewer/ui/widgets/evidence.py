@@ -36,15 +36,13 @@ class EvidencePanel(Vertical):
         """The failure shown is decidable by re-scoring (a proposed repair would settle it)."""
         self.rescore = ("", "")
         """(failure id, line): what re-scoring that failure did, shown first (see :meth:`rescored`)."""
-
-    @property
-    def view(self) -> TextView:
-        """The lines."""
-        return self.query_one(TextView)
+        self.view = TextView(wrap=True, id="evidence-view")
+        """The lines (made with the strip and held: evidence may arrive before it is mounted or after
+        the screen has gone)."""
 
     def compose(self) -> ComposeResult:
         """One wrapped text view."""
-        yield TextView(wrap=True, id="evidence-view")
+        yield self.view
 
     def on_mount(self) -> None:
         """Nothing to show yet."""

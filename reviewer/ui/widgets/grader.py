@@ -74,43 +74,34 @@ class GraderPane(Pane):
         """Show the output as recorded even when it has a decoded form (``o``; kept from failure to failure)."""
         self.last: tuple[FailureView, Part, Mapping[str, str]] | None = None
         """What :meth:`show` was last handed (``o`` shows it again in the other form)."""
+        self.checks_view = TextView(wrap=True, id="checks", classes="checks")
+        """The check list."""
+        self.output_view = TextView(id="output")
+        """The raw output."""
+        self.rescored_title = Static(Content(""), id="rescored-title", markup=False)
+        self.rescored_view = TextView(id="rescored")
+        """The re-scored checks and output."""
+        self.rescored_title.display = self.rescored_view.display = False  # no re-score to show yet
 
     def compose_body(self) -> ComposeResult:
         """Check list above, raw output below, then the re-score section (hidden until there is one)."""
-        yield TextView(wrap=True, id="checks", classes="checks")
-        yield TextView(id="output")
-        title, view = Static(Content(""), id="rescored-title", markup=False), TextView(id="rescored")
-        title.display = view.display = False  # no re-score to show yet
-        yield title
-        yield view
-
-    @property
-    def rescored_view(self) -> TextView:
-        """The re-scored checks and output."""
-        return self.query_one("#rescored", TextView)
+        yield self.checks_view
+        yield self.output_view
+        yield self.rescored_title
+        yield self.rescored_view
 
     def show_rescored(self, shown: Shown | None) -> None:
         """Show a re-score of the current failure beneath the recorded output, or hide the section."""
         if shown == self.rescored:
             return
         self.rescored = shown
-        head = self.query_one("#rescored-title", Static)
+        head = self.rescored_title
         head.display = self.rescored_view.display = shown is not None
         if shown is None:
             return
         head.update(title(shown))
         lines, width = rescored_lines(shown)
         self.rescored_view.set_lines(lines, width)
-
-    @property
-    def checks_view(self) -> TextView:
-        """The check list."""
-        return self.query_one("#checks", TextView)
-
-    @property
-    def output_view(self) -> TextView:
-        """The raw output."""
-        return self.query_one("#output", TextView)
 
     def focus_target(self) -> Widget:
         """Focus the check list."""
@@ -138,9 +129,7 @@ class GraderPane(Pane):
 
     def show_checks(self, view: FailureView, symbols: Mapping[str, str]) -> None:
         """The check list with the current failure marked (labels may have changed: cheap to redraw)."""
-        checks = self.query_one_optional("#checks", TextView)
-        if checks is None:  # the app is closing and the pane's views are gone: a late relabel draws nothing
-            return
+        checks = self.checks_view
         listed = check_list(view, symbols)
         self.rows = listed.rows
         self.failing = {(gc.grader, c.key) for gc in view.graders for c in gc.checks if c.failing}

@@ -2,7 +2,7 @@
 
 No widget per row: rows are plain tuples and only the rows on screen are rendered, so
 100,000 runs scroll like ten. The rows, the filter and the search belong to the review
-session's :class:`~reviewer.review.listing.RunList`; this widget draws them with their failure
+session's :class:`~reviewer.review.runlist.listing.RunList`; this widget draws them with their failure
 counts (``…`` until known) and reports picks and folds by message.
 """
 
@@ -21,8 +21,8 @@ from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
 from reviewer.model.sanitize import one_line
-from reviewer.review.listing import RunList
-from reviewer.review.rows import NavRow, Rows, group_keys
+from reviewer.review.runlist.listing import RunList
+from reviewer.review.runlist.rows import NavRow, Rows, group_keys
 from reviewer.ui.bindings import NAVIGATOR_BINDINGS
 
 OUTCOME_SYMBOLS = {"pass": ("\u2713", "$text-success"), "fail": ("\u2717", "$text-error"),

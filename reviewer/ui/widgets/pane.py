@@ -1,7 +1,9 @@
 """What the four panes share: a titled border, a header line, a warning banner, maximising.
 
 A pane draws only what it is handed (the review screen hands every pane the same view in one
-paint); it reads nothing and holds no state but what it shows.
+paint); it reads nothing and holds no state but what it shows. Its widgets are made with it and
+held, never looked up: a view drawn before they are mounted, or after the screen has gone (a
+worker's late result as the app closes), draws into them without a query that finds nothing.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ class Pane(Vertical):
         super().__init__(id=id, classes="pane")
         self.border_title = Content(self.TITLE)
         self.banner_text = ""
+        self.header = Static(Content.styled("reading…", "$text-muted"), classes="pane-header", markup=False)  # until a view
+        self.banner = Static(Content(""), classes="pane-banner", markup=False)
+        self.banner.display = False  # until there is a warning (set before mounting: no restyle)
 
     def compose(self) -> ComposeResult:
         """Header, banner, then the pane's own body."""
-        yield Static(Content.styled("reading…", "$text-muted"), classes="pane-header", markup=False)  # until a view
-        banner = Static(Content(""), classes="pane-banner", markup=False)
-        banner.display = False  # until there is a warning (set before mounting: no restyle)
-        yield banner
+        yield self.header
+        yield self.banner
         yield from self.compose_body()
 
     def compose_body(self) -> ComposeResult:
@@ -42,11 +45,11 @@ class Pane(Vertical):
 
     def set_header(self, content: Content) -> None:
         """Replace the header line (one line high whatever it says: no layout pass)."""
-        self.query_one(".pane-header", Static).update(content, layout=False)
+        self.header.update(content, layout=False)
 
     def set_banner(self, lines: list[str] | tuple[str, ...]) -> None:
         """Show warning lines above the body (hidden when there are none)."""
-        banner = self.query_one(".pane-banner", Static)
+        banner = self.banner
         text = "\n".join(lines)
         if text == self.banner_text and banner.display == bool(lines):
             return

@@ -3,12 +3,12 @@
 Shared by the Code, Grader and Transcript panes. Lines are held as
 :class:`textual.content.Content` (built from plain strings, never markup); each frame renders
 just the rows on screen, cropped to the visible columns, so a 20,000-line file or a line of
-millions of characters scrolls at the same speed as a short one.
+millions of characters scrolls at the same speed as a short one. What a find (``ctrl+f``) has
+found is kept by a :class:`~reviewer.ui.widgets.text_find.TextFind`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
 from rich.segment import Segment
@@ -24,7 +24,8 @@ from textual.widget import Widget
 
 from reviewer.ui.bindings import TEXT_VIEW_BINDINGS
 from reviewer.ui.render.lines import plain_texts
-from reviewer.ui.render.wrap import Row, find_all, fold
+from reviewer.ui.render.wrap import Row, fold
+from reviewer.ui.widgets.text_find import TextFind
 
 
 class TextView(ScrollView, can_focus=True):
@@ -85,12 +86,8 @@ class TextView(ScrollView, can_focus=True):
         """A logical line to show highlighted (the current failure or turn)."""
         self.marked_lines: frozenset[int] = frozenset()
         """Further logical lines shown highlighted (a whole turn)."""
-        self.find_query = ""
-        """The text being found, "" when find is off."""
-        self.matches: list[tuple[int, int]] = []
-        """(line, column) of every match of the find query."""
-        self.current_match = -1
-        """Index into ``matches`` of the match jumped to."""
+        self.finding = TextFind()
+        """What a find has found in these lines."""
         self._width = 0
         self._rows: list[Row] | None = None
         self._first_row: list[int] = []
@@ -117,10 +114,7 @@ class TextView(ScrollView, can_focus=True):
         self.lines = lines
         self.hangs = hangs if hangs is not None and len(hangs) == len(lines) else None
         self._width = width if width is not None else max((len(line) for line in lines), default=0)
-        self.matches = []
-        self.current_match = -1
-        if self.find_query:
-            self._collect_matches()
+        self.finding.lines_changed(plain_texts(lines))
         self._rows = None
         self._wrapped_at = -1
         self._update_virtual_size()
@@ -281,41 +275,48 @@ class TextView(ScrollView, can_focus=True):
 
     # ---- find ----------------------------------------------------------------------------
 
-    def find(self, query: str) -> int:
-        """Highlight every match of ``query`` (case-insensitive); jump to the first. Returns the count."""
-        self.find_query = query
-        self._collect_matches()
-        self.current_match = -1
-        if self.matches:
-            top = self.line_of_row(int(self.scroll_offset.y))
-            self.current_match = next((i for i, (ln, _c) in enumerate(self.matches) if ln >= top), 0)
-            self._jump()
-        self.invalidate()
-        return len(self.matches)
+    @property
+    def find_query(self) -> str:
+        """The text being found, "" when find is off."""
+        return self.finding.query
 
-    def _collect_matches(self) -> None:
-        self.matches = find_all(plain_texts(self.lines), self.find_query) if self.find_query else []
+    @property
+    def matches(self) -> list[tuple[int, int]]:
+        """(line, column) of every match of the find query."""
+        return self.finding.matches
+
+    @property
+    def current_match(self) -> int:
+        """Index into :attr:`matches` of the match jumped to (-1: none)."""
+        return self.finding.current
+
+    def find(self, query: str) -> int:
+        """Highlight every match of ``query`` (case-insensitive); jump to the first one on screen or
+        below. Returns the count."""
+        place = self.finding.search(plain_texts(self.lines), query, self.line_of_row(int(self.scroll_offset.y)))
+        if place is not None:
+            self.scroll_to_line(*place)
+        self.invalidate()
+        return len(self.finding.matches)
 
     def find_step(self, step: int = 1) -> int:
         """Jump to the next (+1) or previous (-1) match; returns its 1-based number (0: none)."""
-        if not self.matches:
+        place = self.finding.step(step)
+        if place is None:
             return 0
-        self.current_match = (self.current_match + step) % len(self.matches)
-        self._jump()
+        self.scroll_to_line(*place)
         self.invalidate()
-        return self.current_match + 1
+        return self.finding.current + 1
 
     def clear_find(self) -> None:
         """Turn find highlights off."""
-        self.find_query = ""
-        self.matches = []
-        self.current_match = -1
+        self.finding.clear()
         self.invalidate()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Find keys only act while a find is active; otherwise the key goes to the app."""
         if action in ("find_step", "clear_find"):
-            return bool(self.find_query)
+            return bool(self.finding.query)
         return True
 
     def action_find_step(self, step: int) -> None:
@@ -325,10 +326,6 @@ class TextView(ScrollView, can_focus=True):
     def action_clear_find(self) -> None:
         """Turn find off."""
         self.clear_find()
-
-    def _jump(self) -> None:
-        line, column = self.matches[self.current_match]
-        self.scroll_to_line(line, column)
 
     # ---- rendering -----------------------------------------------------------------------
 
@@ -376,20 +373,17 @@ class TextView(ScrollView, can_focus=True):
             gutter_style = base + self.get_visual_style("text-view--gutter", partial=True)
             segments.append(Segment(number, gutter_style.rich_style))
         visible = content[scroll_x : scroll_x + width + 1] if scroll_x or len(content) > width + 1 else content
-        if self.find_query:
+        if self.finding.query:
             visible = self._mark_matches(visible, line, scroll_x)
         for text, style in visible.render(base, end="", parse_style=self._style):
             segments.append(Segment(text, style.rich_style))
         return Strip(segments).crop_extend(0, width, base.rich_style)
 
     def _mark_matches(self, visible: Content, line: int, scroll_x: int) -> Content:
-        current = self.matches[self.current_match] if 0 <= self.current_match < len(self.matches) else None
         match_style = self.get_visual_style("text-view--match", partial=True)
         current_style = self.get_visual_style("text-view--current-match", partial=True)
-        pattern = re.compile(re.escape(self.find_query), re.IGNORECASE)
-        for found in pattern.finditer(visible.plain):
-            is_current = current is not None and current == (line, found.start() + scroll_x)
-            visible = visible.stylize(current_style if is_current else match_style, found.start(), found.end())
+        for start, end, current in self.finding.spans(visible.plain, line, scroll_x):
+            visible = visible.stylize(current_style if current else match_style, start, end)
         return visible
 
     def on_click(self, event: events.Click) -> None:

@@ -44,15 +44,12 @@ class TranscriptPane(Pane):
         super().__init__(id=id)
         self.built: TranscriptLines | None = None
         self.shown_run = ""
+        self.view = TextView(wrap=True, id="transcript-view")
+        """The text view."""
 
     def compose_body(self) -> ComposeResult:
         """A wrapping text view."""
-        yield TextView(wrap=True, id="transcript-view")
-
-    @property
-    def view(self) -> TextView:
-        """The text view."""
-        return self.query_one("#transcript-view", TextView)
+        yield self.view
 
     def focus_target(self) -> Widget:
         """Focus the transcript."""

@@ -38,7 +38,7 @@ def newline_name(work: Path) -> tuple[bool, bool, str, dict[str, int]]:
     from gitkit import cli
     from sessionkit import small_folder
 
-    from reviewer.store.sessions.check import validate
+    from reviewer.store.check import validate
     from reviewer.store.sessions.store import SessionStore
 
     root = small_folder(work / "sessions")

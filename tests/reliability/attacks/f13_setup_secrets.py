@@ -103,7 +103,7 @@ def secrets_in(text: str) -> int:
 
 
 def old_refs(run_dir: str, values: tuple[str, ...]) -> tuple[str, ...]:
-    """``reviewer.store.sessions.rerun.refs`` before the fix: manifest-relative paths as sessions-root
+    """``reviewer.store.runs.rerun.refs`` before the fix: manifest-relative paths as sessions-root
     refs, checked lexically against the root only (its ``Defect`` became a ValueError here)."""
     from reviewer.store.fs.untrusted import Unreadable, lexically_inside
 

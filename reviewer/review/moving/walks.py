@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Protocol, Sequence
 
 from reviewer.model.records import record
-from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target, run_key_of
+from reviewer.review.selection import End, Move, NeedsCounting, Selection, Target, Toward, run_key_of
 
 Lookup = Callable[[str], "tuple[str, ...] | None"]
 """A run's failure ids, or None when the run is not counted yet."""
@@ -20,8 +20,9 @@ Wanted = Callable[[str], bool]
 
 
 @record
-class Place:
-    """What a walk needs to know about the list: the run keys in list order and their failures."""
+class ListedRuns:
+    """What a walk needs to know about the run list: the listed run keys in order, their failures
+    (as counted so far) and which runs the folder holds."""
 
     order: Sequence[str]
     lookup: Lookup
@@ -34,10 +35,10 @@ class Walk(Protocol):
     name: str
     """``every failure``, ``cluster``, ``disagreements``."""
 
-    def step(self, place: Place, current: Selection, step: int) -> Move:
+    def step(self, listed: ListedRuns, current: Selection, step: int) -> Move:
         """The next (+1) or previous (-1) failure."""
 
-    def next_unlabelled(self, place: Place, current: Selection, wanted: Wanted) -> Move:
+    def next_unlabelled(self, listed: ListedRuns, current: Selection, wanted: Wanted) -> Move:
         """The next failure after the current one that ``wanted`` accepts (wrapping)."""
 
 
@@ -46,9 +47,9 @@ class EveryFailure:
 
     name = "every failure"
 
-    def step(self, place: Place, current: Selection, step: int) -> Move:
+    def step(self, listed: ListedRuns, current: Selection, step: int) -> Move:
         """Across runs; NeedsCounting when a run on the way is not counted yet."""
-        order, lookup = place.order, place.lookup
+        order, lookup = listed.order, listed.lookup
         try:
             start = order.index(current.run_key) if current.run_key else -1
         except ValueError:  # the current run is filtered out: start from the list's edge
@@ -67,17 +68,17 @@ class EveryFailure:
             key = order[index]
             ids = lookup(key)
             if ids is None:
-                return NeedsCounting(key)
+                return NeedsCounting(key, Toward.STEP, step)
             if ids:
                 return Target(key, ids[0] if step > 0 else ids[-1])
             index += step
         if not current.run_key:
-            return End("No failing checks in this list.")
-        return End("No more failures in this direction.")
+            return End("No failing checks in this list.", bell=True)
+        return End("No more failures in this direction.", bell=True)
 
-    def next_unlabelled(self, place: Place, current: Selection, wanted: Wanted) -> Move:
+    def next_unlabelled(self, listed: ListedRuns, current: Selection, wanted: Wanted) -> Move:
         """Across runs from the current failure, wrapping round the list once."""
-        order, lookup = place.order, place.lookup
+        order, lookup = listed.order, listed.lookup
         done = End("Every failure in this list is labelled.")
         if not order:
             return done
@@ -88,7 +89,7 @@ class EveryFailure:
         if start >= 0:
             own = lookup(current.run_key)
             if own is None:
-                return NeedsCounting(current.run_key)
+                return NeedsCounting(current.run_key, Toward.UNLABELLED)
             after = own.index(current.failure_id) + 1 if current.failure_id in own else 0
             for fid in own[after:]:
                 if wanted(fid):
@@ -98,7 +99,7 @@ class EveryFailure:
             key = order[(start + offset) % n]
             ids = lookup(key)
             if ids is None:
-                return NeedsCounting(key)
+                return NeedsCounting(key, Toward.UNLABELLED)
             for fid in ids:
                 if key == current.run_key and fid == current.failure_id:
                     return done
@@ -116,27 +117,27 @@ class ListWalk:
         self.what = what
         """How the list is named in messages: ``in this cluster``, ``among the disagreements``."""
 
-    def present(self, place: Place) -> list[str]:
+    def present(self, listed: ListedRuns) -> list[str]:
         """The ids whose run is in the folder."""
-        return [f for f in self.failure_ids if place.has_run(run_key_of(f))]
+        return [f for f in self.failure_ids if listed.has_run(run_key_of(f))]
 
-    def position(self, place: Place, failure_id: str) -> tuple[int, int]:
+    def position(self, listed: ListedRuns, failure_id: str) -> tuple[int, int]:
         """(1-based position of a failure, how many): position 0 when it is not in the list."""
-        ids = self.present(place)
+        ids = self.present(listed)
         return (ids.index(failure_id) + 1 if failure_id in ids else 0), len(ids)
 
-    def step(self, place: Place, current: Selection, step: int) -> Move:
+    def step(self, listed: ListedRuns, current: Selection, step: int) -> Move:
         """The next or previous id of the list; no wrapping."""
-        ids = self.present(place)
+        ids = self.present(listed)
         here = current.failure_id
         index = ids.index(here) + step if here in ids else (0 if step > 0 else len(ids) - 1)
         if not 0 <= index < len(ids):
-            return End(f"No more failures {self.what} in this direction.")
+            return End(f"No more failures {self.what} in this direction.", bell=True)
         return Target(run_key_of(ids[index]), ids[index])
 
-    def next_unlabelled(self, place: Place, current: Selection, wanted: Wanted) -> Move:
+    def next_unlabelled(self, listed: ListedRuns, current: Selection, wanted: Wanted) -> Move:
         """The next id after the current one that ``wanted`` accepts, wrapping."""
-        ids = self.present(place)
+        ids = self.present(listed)
         here = current.failure_id
         start = ids.index(here) + 1 if here in ids else 0
         for fid in ids[start:] + ids[:start]:
@@ -151,6 +152,7 @@ class Disagreements(ListWalk):
     def __init__(self, failure_ids: Sequence[str]) -> None:
         super().__init__("disagreements", failure_ids, "among the disagreements")
 
-    def next_unlabelled(self, place: Place, current: Selection, wanted: Wanted) -> Move:
+    def next_unlabelled(self, listed: ListedRuns, current: Selection, wanted: Wanted) -> Move:
         """The next disagreement (each is decided again by adjudication, not skipped when labelled)."""
-        return self.step(place, current, 1)
+        move = self.step(listed, current, 1)
+        return End(move.message) if isinstance(move, End) else move

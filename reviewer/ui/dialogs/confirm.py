@@ -11,7 +11,7 @@ from textual.widgets import Button, Static
 from reviewer.ui.bindings import CONFIRM_BINDINGS
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmDialog(ModalScreen[bool]):
     """Ask one question; ``y`` (or enter on Yes) says yes, ``n``/escape says no.
 
     Args:

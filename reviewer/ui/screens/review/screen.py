@@ -2,7 +2,7 @@
 
 It draws what it is handed (:meth:`ReviewScreen.show`: one rendered view into every pane, in the
 app's ``batch_update``) and holds the keys that act on what it shows. A key calls the session and
-posts the :class:`Acted` outcome; the app does what it asks for. The screen never imports the app.
+posts the :class:`SessionAnswered` outcome; the app does what it asks for. The screen never imports the app.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from reviewer.model.label import Verdict
-from reviewer.review.outcome import Outcome, Work, doing, tell
+from reviewer.review.outcome import Outcome, Work, asking_for, saying
 from reviewer.review.session import ReviewSession
 from reviewer.review.view import FailureView
-from reviewer.ui.acted import Acted
+from reviewer.ui.outcomes import SessionAnswered
 from reviewer.ui.render.panes import Rendered
-from reviewer.ui.screens.rescore import RescoreFlow, RescoreMessage
-from reviewer.ui.screens.review_dialogs import STAYED, ReviewDialogs
+from reviewer.ui.screens.review.dialogs import STAYED, ReviewDialogs
+from reviewer.ui.screens.review.rescore import RescoreFlow, RescoreMessage
 from reviewer.ui.widgets.chrome import FindBar, NavigatorPanel, StatusBar
 from reviewer.ui.widgets.code import FileBar
 from reviewer.ui.widgets.grader import GraderPane
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 WIDE = 160  # columns from which all four panes are shown at once
 SMALL = 100  # columns below which the run list narrows
-MOVED = doing(Work.SELECTION)
+MOVED = asking_for(Work.SELECTION)
 
 
 class ReviewScreen(Screen[None]):
@@ -55,20 +55,21 @@ class ReviewScreen(Screen[None]):
         self.painted = painted  # what waits for a view's frame: again when back over a closed dialog
         folder = session.folder
         self.run_list = RunNavigator(folder.listing, folder.failure_ids, session.labelled, id="runs")
-        self.dialogs = ReviewDialogs(self)
-        self.rescores = RescoreFlow(self)
         # held: a query walks every widget of the screen, and finds none once the app has closed
         self.workspace, self.status_bar, self.nav_panel = Workspace(), StatusBar(), NavigatorPanel(self.run_list)
+        self.find_bar, self.rescore_strip, self.main = FindBar(), RescoreStrip(), Horizontal(id="main")
         self.symbols: Mapping[str, str] = {}  # the theme's verdict symbols (the app keeps them current)
+        self.rescores = RescoreFlow(self, session, self.act, self.workspace, self.rescore_strip)
+        self.dialogs = ReviewDialogs(self, session, self.act, self.rescores, lambda: self.symbols)
         self.resumed = False  # on top before (the first time, see on_screen_resume)
 
     def compose(self) -> ComposeResult:
         """Run list beside the panes; find bar, status line and footer below."""
-        with Horizontal(id="main"):
+        with self.main:
             yield self.nav_panel
             yield self.workspace
-        yield FindBar()
-        yield RescoreStrip()
+        yield self.find_bar
+        yield self.rescore_strip
         yield self.status_bar
         yield KeyBar()
 
@@ -101,9 +102,9 @@ class ReviewScreen(Screen[None]):
         """The per-line caps of the Code and Grader panes (``e`` raises them)."""
         return self.workspace.caps
 
-    def act(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
+    def act(self, outcome: Outcome) -> None:
         """Hand an outcome to the app."""
-        self.post_message(Acted(outcome, kind, step))
+        self.post_message(SessionAnswered(outcome))
 
     # ---- drawing -----------------------------------------------------------------------------
 
@@ -141,25 +142,25 @@ class ReviewScreen(Screen[None]):
 
     def warn(self, warnings: list[BarWarning], dismiss_keys: str) -> None:
         """Show the warning bar at the top."""
-        self.mount(WarningBar(warnings, dismiss_keys), before=self.query_one("#main"))
+        self.mount(WarningBar(warnings, dismiss_keys), before=self.main)
 
     # ---- keys that act on the session ----------------------------------------------------------
 
     def action_next_failure(self) -> None:
         """``j``."""
-        self.act(Outcome(move=self.session.step(1)), "step", 1)
+        self.act(Outcome(move=self.session.step(1)))
 
     def action_prev_failure(self) -> None:
         """``k``."""
-        self.act(Outcome(move=self.session.step(-1)), "step", -1)
+        self.act(Outcome(move=self.session.step(-1)))
 
     def action_next_run(self) -> None:
         """``J``."""
-        self.act(Outcome(move=self.session.step_run(1)), "open")
+        self.act(Outcome(move=self.session.step_run(1)))
 
     def action_prev_run(self) -> None:
         """``K``."""
-        self.act(Outcome(move=self.session.step_run(-1)), "open")
+        self.act(Outcome(move=self.session.step_run(-1)))
 
     def action_transcript_forward(self) -> None:
         """``l``."""
@@ -189,19 +190,19 @@ class ReviewScreen(Screen[None]):
         """``F``: failing, unlabelled, deferred, all runs."""
         listing = self.session.folder.listing
         listing.filter = listing.filter.next()
-        self.act(tell(f"Showing {listing.filter.value} runs", timeout=2).then(doing(Work.LIST)))
+        self.act(saying(f"Showing {listing.filter.value} runs", timeout=2).then(asking_for(Work.LIST)))
 
     def action_label_specification(self) -> None:
         """``s``: the checker demanded something the brief never stated."""
-        self.act(self.rescores.label(Verdict.SPECIFICATION, "Specification"), "unlabelled")
+        self.act(self.rescores.label(Verdict.SPECIFICATION, "Specification"))
 
     def action_label_capability(self) -> None:
         """``c``: the model really got it wrong."""
-        self.act(self.rescores.label(Verdict.CAPABILITY, "Capability"), "unlabelled")
+        self.act(self.rescores.label(Verdict.CAPABILITY, "Capability"))
 
     def action_defer(self) -> None:
         """``space``: unsure; skip it for now."""
-        self.act(self.session.label(Verdict.DEFERRED, "Defer"), "unlabelled")
+        self.act(self.session.label(Verdict.DEFERRED, "Defer"))
 
     def action_clear_label(self) -> None:
         """``x``."""
@@ -287,20 +288,18 @@ class ReviewScreen(Screen[None]):
     # ---- clicks ------------------------------------------------------------------------------------
 
     def on_navigator_panel_searched(self, message: NavigatorPanel.Searched) -> None:
-        """The run search changed."""
-        if message.text != self.session.folder.listing.search:
-            self.session.folder.listing.search = message.text
-            self.act(doing(Work.LIST))
+        """The run search changed; enter opens the first match's failure."""
+        self.act(self.session.search(message.text, message.submitted))
 
     def on_run_navigator_group_toggled(self, message: RunNavigator.GroupToggled) -> None:
         """A group of the run list was folded or unfolded."""
         self.session.folder.listing.toggle(message.key)
-        self.act(doing(Work.LIST))
+        self.act(asking_for(Work.LIST))
 
     def on_run_navigator_run_chosen(self, message: RunNavigator.RunChosen) -> None:
         """A run was picked in the list."""
         if message.run_key != self.session.selection.run_key:
-            self.act(Outcome(move=self.session.open_run(message.run_key)), "open")
+            self.act(Outcome(move=self.session.open_run(message.run_key)))
 
     def on_file_bar_picked(self, message: FileBar.Picked) -> None:
         """A file name was clicked."""
@@ -385,14 +384,14 @@ class ReviewScreen(Screen[None]):
     def action_show_more(self) -> None:
         """``e``: show ten times more of lines cut at the length limit."""
         if self.workspace.show_more(self.focused_pane()):
-            self.act(tell("Showing ten times more of each long line.", timeout=2).then(MOVED))
+            self.act(saying("Showing ten times more of each long line.", timeout=2).then(MOVED))
         else:
-            self.act(tell("Focus the Code or Grader pane to show more of long lines."))
+            self.act(saying("Focus the Code or Grader pane to show more of long lines."))
 
     async def action_find_in_pane(self) -> None:
         """``ctrl+f``: find in the focused text view, else the active pane's main view."""
         found = self.workspace.find_target(self.focused)
         if found is None:
-            self.act(tell("Find works in the Brief, Code, Grader and Transcript panes."))
+            self.act(saying("Find works in the Brief, Code, Grader and Transcript panes."))
         else:
-            await self.query_one(FindBar).open(*found)
+            await self.find_bar.open(*found)

@@ -7,28 +7,33 @@ back to the session; the outcome is posted through the review screen like any ke
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from textual.screen import Screen
 
 from reviewer.model.label import Verdict
 from reviewer.model.sanitize import clean, one_line
-from reviewer.review.outcome import tell
+from reviewer.review.outcome import Outcome, saying
+from reviewer.review.session import ReviewSession
+from reviewer.ui.screens.review.rescore import RescoreFlow
 
 if TYPE_CHECKING:
     from reviewer.review.naming import NamePrompt
-    from reviewer.ui.screens.review import ReviewScreen
 
-STAYED = tell("", bell=True)
+STAYED = saying("", bell=True)
 
 
 class ReviewDialogs:
-    """Opens the review screen's dialogs and does its clipboard copy (the screen owns one; its actions call these)."""
+    """Opens the review screen's dialogs and does its clipboard copy (the screen owns one; its actions
+    call these). ``act`` hands an outcome to the app; ``symbols`` gives the theme's verdict symbols."""
 
-    def __init__(self, screen: ReviewScreen) -> None:
+    def __init__(self, screen: Screen[Any], session: ReviewSession, act: Callable[[Outcome], None],
+                 rescores: RescoreFlow, symbols: Callable[[], Mapping[str, str]]) -> None:
         self.screen = screen
-        self.session = screen.session
-        self.act = screen.act
+        self.session = session
+        self.act = act
+        self.rescores = rescores
+        self.symbols = symbols
 
     def push(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
         """Open a dialog over the review screen; ``done`` gets what it was dismissed with."""
@@ -36,26 +41,26 @@ class ReviewDialogs:
 
     def ask_name(self, ask: NamePrompt) -> None:
         """Who is labelling, asked over the review screen once it is drawn (the first paint may be now)."""
-        from reviewer.ui.screens.name import NameScreen
+        from reviewer.ui.dialogs.name import NameDialog
 
         self.screen.app.call_after_refresh(
-            self.push, NameScreen(ask.prompt, ask.suggestion, ask.required, ask.problem),
+            self.push, NameDialog(ask.prompt, ask.suggestion, ask.required, ask.problem),
             lambda name: self.act(self.session.choose_name(name, ask.remember)) if name else None)
 
     def note(self) -> None:
         """``n``: write the note kept with this failure."""
-        from reviewer.ui.screens.annotate import NoteScreen
+        from reviewer.ui.dialogs.annotate import NoteDialog
 
         fid = self.session.selection.failure_id
         if not fid:
             self.act(STAYED)
             return
-        self.push(NoteScreen(fid, self.screen.rescores.note(fid, self.session.labeller.annotation(fid)[0])),
+        self.push(NoteDialog(fid, self.rescores.note(fid, self.session.labeller.annotation(fid)[0])),
                   lambda note: None if note is None else self.act(self.session.note(fid, note)))
 
     def tags(self) -> None:
         """``t``: tag the failure with defect classes from the folder's vocabulary."""
-        from reviewer.ui.screens.annotate import TagsScreen
+        from reviewer.ui.dialogs.annotate import TagsDialog
 
         fid = self.session.selection.failure_id
         if not fid:
@@ -63,14 +68,14 @@ class ReviewDialogs:
             return
         from reviewer.review.vocabulary import add_to_vocabulary
 
-        self.push(TagsScreen(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1],
+        self.push(TagsDialog(fid, self.session.vocabulary, self.session.labeller.annotation(fid)[1],
                              lambda tag: add_to_vocabulary(self.session, tag)),
                   lambda tags: None if tags is None else self.act(self.session.set_tags(fid, tags)))
 
     def adjudicate(self) -> None:
         """``A``: record the final verdict of the current failure."""
-        from reviewer.ui.screens.adjudicate import AdjudicateScreen
-        from reviewer.ui.screens.confirm import ConfirmScreen
+        from reviewer.ui.dialogs.adjudicate import AdjudicateDialog
+        from reviewer.ui.dialogs.confirm import ConfirmDialog
 
         fid = self.session.selection.failure_id
         if not fid:
@@ -86,10 +91,10 @@ class ReviewDialogs:
             if not agreed:
                 self.act(self.session.team.adjudicate(fid, choice[0], choice[1]))
                 return
-            self.push(ConfirmScreen("Override a unanimous decision?", f"{agreed}; override with a final verdict?"),
+            self.push(ConfirmDialog("Override a unanimous decision?", f"{agreed}; override with a final verdict?"),
                       lambda yes: self.act(self.session.team.adjudicate(fid, choice[0], choice[1], override=True))
                       if yes else None)
-        self.push(AdjudicateScreen(fid, labs, reviewers.snapshot.finals.get(fid), self.screen.symbols), done)
+        self.push(AdjudicateDialog(fid, labs, reviewers.snapshot.finals.get(fid), self.symbols()), done)
 
     def show_errors(self) -> None:
         """``E``: list what did not load."""
@@ -121,16 +126,16 @@ class ReviewDialogs:
 
         fid = self.session.selection.failure_id
         if not fid:
-            self.act(tell("Across models compares a failing check: select one first (j / k).", bell=True))
+            self.act(saying("Across models compares a failing check: select one first (j / k).", bell=True))
             return
-        self.push(AcrossScreen(self.session, fid, self.screen.symbols))
+        self.push(AcrossScreen(self.session, fid, self.symbols()))
 
     def task_matrix(self) -> None:
         """``M``: the task x model matrix, on the checks of the current task."""
         from reviewer.ui.screens.matrix import MatrixScreen
 
         run = self.session.current_run()
-        self.push(MatrixScreen(self.session, run.task if run is not None else "", self.screen.symbols))
+        self.push(MatrixScreen(self.session, run.task if run is not None else "", self.symbols()))
 
     def label_history(self) -> None:
         """``H``: the current failure's label history from git."""
@@ -142,13 +147,13 @@ class ReviewDialogs:
             self.act(refusal)
         else:
             analyses = self.session.analyses
-            self.push(HistoryScreen(fid, analyses.history, self.screen.symbols, analyses.history_blinded(fid)))
+            self.push(HistoryScreen(fid, analyses.history, self.symbols(), analyses.history_blinded(fid)))
 
     def copy_failure(self) -> None:
         """The current failure's id and message, to the clipboard."""
         failure = self.session.current_failure()
         if failure is None:
-            self.act(tell("No failure selected."))
+            self.act(saying("No failure selected."))
             return
         self.screen.app.copy_to_clipboard(f"{failure.id}\n{clean(failure.check.message).text}")
-        self.act(tell(f"Copied {one_line(failure.id, 160)}"))
+        self.act(saying(f"Copied {one_line(failure.id, 160)}"))

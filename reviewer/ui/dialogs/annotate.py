@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from reviewer.review.vocabulary import Added
 
 
-class NoteScreen(ModalScreen[str | None]):
+class NoteDialog(ModalScreen[str | None]):
     """A multi-line note; ctrl+s saves it, escape leaves it as it was."""
 
     BINDINGS = [
@@ -69,7 +69,7 @@ class TagList(OptionList):
     BINDINGS = [Binding("space", "select", "Set / unset", show=False)]
 
 
-class TagsScreen(ModalScreen[tuple[str, ...] | None]):
+class TagsDialog(ModalScreen[tuple[str, ...] | None]):
     """Pick tags from the folder's vocabulary, or add one to it.
 
     Each tag shows ``[x]`` when set, ``[ ]`` when not. Space or a click sets and unsets; the box

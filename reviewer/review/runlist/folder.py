@@ -10,9 +10,9 @@ from reviewer.model import LoadError, Run
 from reviewer.model.records import record
 from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
-from reviewer.review.listing import RunList
-from reviewer.review.outcome import NOTHING, Outcome, Work, doing, tell
-from reviewer.review.rows import RunFilter
+from reviewer.review.outcome import NOTHING, Outcome, Work, asking_for, saying
+from reviewer.review.runlist.listing import RunList
+from reviewer.review.runlist.rows import RunFilter
 from reviewer.store.labels import Labeller
 from reviewer.store.sessions.protocol import Store
 from reviewer.store.sessions.scan import Corpus
@@ -95,17 +95,17 @@ class Folder:
         self.listing.more = False
         out = NOTHING
         if scan.errors:
-            out = out.then(tell(f"{count(len(scan.errors), 'item')} in the folder did not load (E lists them)",
+            out = out.then(saying(f"{count(len(scan.errors), 'item')} in the folder did not load (E lists them)",
                                 severity="warning"))
         if scan.label_problems:
             first = scan.label_problems[0]
             more = f" (and {len(scan.label_problems) - 1} more: E lists them)" if len(scan.label_problems) > 1 else ""
-            out = out.then(tell(one_line(f"{first.path}: {first.reason}", 400) + more, "Your labels files", "error", 20))
+            out = out.then(saying(one_line(f"{first.path}: {first.reason}", 400) + more, "Your labels files", "error", 20))
         if scan.redirected:
-            out = out.then(tell(f"This folder is not writable; your labels are saved in {one_line(scan.redirected, 300)}",
+            out = out.then(saying(f"This folder is not writable; your labels are saved in {one_line(scan.redirected, 300)}",
                                 "Labels", "warning", 15))
         if not scan.runs:
-            out = out.then(tell("No runs in this folder.", severity="warning"))
+            out = out.then(saying("No runs in this folder.", severity="warning"))
         return out.then(Outcome(labels_changed=True, work=frozenset({Work.LIST})))
 
     def set_runs(self, runs: list[Run], errors: list[LoadError]) -> None:
@@ -123,11 +123,11 @@ class Folder:
             self.failure_ids.pop(key, None)
             self.count_errors.pop(key, None)
         self.counting_done = False
-        out = doing(Work.LIST, Work.COUNT)
+        out = asking_for(Work.LIST, Work.COUNT)
         if current in changes.removed:
-            return out.then(tell("The run on screen was removed from the folder.", severity="warning"))
+            return out.then(saying("The run on screen was removed from the folder.", severity="warning"))
         if current and current in {r.key for r in changes.changed}:
-            out = out.then(doing(Work.VIEW))
+            out = out.then(asking_for(Work.VIEW))
         return out
 
     def read_failures(self, run: Run) -> tuple[tuple[str, ...], str]:

@@ -1,17 +1,21 @@
-"""Turning parsed manifests (plain dicts) into model values, with a reason for every defect."""
+"""Reading a run's manifest and turning it (a plain dict) into model values, with a reason for every defect."""
 
 from __future__ import annotations
 
 import datetime
+import os
 import posixpath
 import sys
+from pathlib import Path
 from typing import Any
 
 from reviewer.model import Attempt, AttemptFile, Check, CheckStatus, GraderRecord, Run, Session, ToolCall, Turn
 from reviewer.model.check import dedupe_keys
 from reviewer.model.run import ACCESS_KINDS, OUTCOMES, ROLES
-from reviewer.store.sessions.rerun import rerun_from_doc
-from reviewer.store.fs.untrusted import Unreadable, lexically_inside
+from reviewer.store.fs.keys import StatKey, stat_key
+from reviewer.store.fs.tomlfile import parse_toml_bytes
+from reviewer.store.fs.untrusted import MANIFEST_CAP, IsLink, Unreadable, lexically_inside, read_capped, read_listed
+from reviewer.store.runs.rerun import rerun_from_doc
 
 FORMAT_VERSION = 1
 
@@ -291,3 +295,23 @@ def turns_from_doc(doc: dict[str, Any]) -> tuple[Turn, ...]:
             raise BadManifest(f"`{where}.nudge` must be true or false")
         turns.append(Turn(i, role, text_field(t, "text", where), nudge, int_field(t, "attempt", where), calls))
     return tuple(turns)
+
+
+def load_manifest(root: Path, rel: str, listed: bool = False) -> dict[str, Any]:
+    """Read and parse one manifest safely; BadManifest/Unreadable/BadToml on defects.
+
+    ``listed``: the manifest was found by listing folders reached without links, so it is
+    inside the root by construction and only its last step needs checking.
+    """
+    return load_manifest_keyed(root, rel, listed)[0]
+
+
+def load_manifest_keyed(root: Path, rel: str, listed: bool = False) -> tuple[dict[str, Any], StatKey | None]:
+    """:func:`load_manifest`, with the index key of the file as it was opened (None if unknown)."""
+    try:
+        raw = read_listed(os.path.join(root, rel), MANIFEST_CAP) if listed else read_capped(root, rel, MANIFEST_CAP)
+    except IsLink:
+        raw = read_capped(root, rel, MANIFEST_CAP)
+    if raw.truncated:
+        raise BadManifest(f"is larger than {MANIFEST_CAP // 1024} KiB, too large for a manifest")
+    return parse_toml_bytes(raw.data), stat_key(raw.stat) if raw.stat is not None else None

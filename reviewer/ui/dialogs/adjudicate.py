@@ -36,7 +36,7 @@ def label_line(lab: Label, who: str | None = None, symbols: Mapping[str, str] | 
     return Content.assemble(*parts)
 
 
-class AdjudicateScreen(ModalScreen[Choice | None]):
+class AdjudicateDialog(ModalScreen[Choice | None]):
     """Pick the final verdict and a note; enter (in the note) or ctrl+s saves, escape cancels."""
 
     BINDINGS = [

@@ -18,7 +18,7 @@ KEYS = "[b]enter[/b] label as this name (saved in config.toml)  [b]escape[/b] ke
 REQUIRED_KEYS = "[b]enter[/b] label as this name"
 
 
-class NameScreen(ModalScreen[str | None]):
+class NameDialog(ModalScreen[str | None]):
     """A name, prefilled with the guess; enter saves it, escape keeps the guess for this time.
 
     Args:

@@ -1,7 +1,7 @@
 """The run list as the review session holds it: runs, filter, search, folded groups, and totals.
 
 The list decides what ``j``/``k``/``J``/``K`` walk (its ``order``) and what the status line
-counts. Rows are built by the pure :func:`~reviewer.review.rows.build_rows`; a big list is built
+counts. Rows are built by the pure :func:`~reviewer.review.runlist.rows.build_rows`; a big list is built
 in a worker from a :meth:`RunList.request` and handed back with :meth:`RunList.take`, which
 ignores an answer to an older request.
 """
@@ -12,7 +12,7 @@ from typing import Callable, Mapping, Sequence
 
 from reviewer.model import Run
 from reviewer.model.records import record
-from reviewer.review.rows import Keep, Rows, RunFilter, build_rows, group_keys, haystack, search_words
+from reviewer.review.runlist.rows import Keep, Rows, RunFilter, build_rows, group_keys, haystack, search_words
 from reviewer.review.selection import Selection
 
 SYNC_ROWS = 5_000

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from reviewer.ui.daemon import DaemonExecutor
+from reviewer.ui.worker_threads import DaemonThreadPool
 
 
 def pool_threads() -> list[threading.Thread]:
@@ -15,14 +15,14 @@ def pool_threads() -> list[threading.Thread]:
 
 
 def test_threads_are_reused_for_calls_one_after_another() -> None:
-    pool = DaemonExecutor(max_threads=4)
+    pool = DaemonThreadPool(max_threads=4)
     for n in range(20):
         assert pool.submit(lambda n=n: n * 2).result(timeout=10) == n * 2
     assert pool.threads == 1
 
 
 def test_no_more_threads_than_the_bound_and_queued_calls_run_when_one_is_free() -> None:
-    pool = DaemonExecutor(max_threads=3)
+    pool = DaemonThreadPool(max_threads=3)
     release = threading.Event()
     started: list[int] = []
     lock = threading.Lock()
@@ -47,7 +47,7 @@ def test_no_more_threads_than_the_bound_and_queued_calls_run_when_one_is_free() 
 
 
 def test_a_call_cancelled_while_it_waits_never_runs() -> None:
-    pool = DaemonExecutor(max_threads=1)
+    pool = DaemonThreadPool(max_threads=1)
     release = threading.Event()
     ran: list[str] = []
     first = pool.submit(lambda: release.wait(10))
@@ -61,7 +61,7 @@ def test_a_call_cancelled_while_it_waits_never_runs() -> None:
 
 
 def test_a_new_thread_starts_when_every_thread_is_busy_below_the_bound() -> None:
-    pool = DaemonExecutor(max_threads=4)
+    pool = DaemonThreadPool(max_threads=4)
     release = threading.Event()
     blocked = pool.submit(lambda: release.wait(10))
     # the first thread is busy: the next call must not wait behind it
@@ -72,7 +72,7 @@ def test_a_new_thread_starts_when_every_thread_is_busy_below_the_bound() -> None
 
 
 def test_no_call_after_shutdown() -> None:
-    pool = DaemonExecutor()
+    pool = DaemonThreadPool()
     pool.shutdown()
     with pytest.raises(RuntimeError, match="shut down"):
         pool.submit(lambda: None)
@@ -83,7 +83,7 @@ def test_a_call_leaves_nothing_behind_in_the_thread_that_ran_it() -> None:
     import contextvars
 
     marker: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="unset")
-    pool = DaemonExecutor(max_threads=1)
+    pool = DaemonThreadPool(max_threads=1)
     pool.submit(marker.set, "the last worker").result(timeout=10)
     assert pool.submit(marker.get).result(timeout=10) == "unset"
     assert pool.threads == 1
@@ -92,7 +92,7 @@ def test_a_call_leaves_nothing_behind_in_the_thread_that_ran_it() -> None:
 def test_the_threads_end_after_shutdown_once_their_calls_are_done() -> None:
     """A thread keeps the ``sys.stderr`` it started under (an app's print capture): they must end."""
     before = set(pool_threads())
-    pool = DaemonExecutor(max_threads=3)
+    pool = DaemonThreadPool(max_threads=3)
     release = threading.Event()
     busy = [pool.submit(release.wait, 10) for _ in range(3)]
     queued = pool.submit(lambda: "still run")

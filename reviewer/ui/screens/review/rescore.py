@@ -2,36 +2,31 @@
 
 :class:`RescoreFlow` (the review screen owns one) runs the steps of
 :class:`~reviewer.review.rescoring.Rescoring` in thread workers that report by message to the
-screen: what would run (then :class:`RescoreDialog` asks, or says why not), the run itself (the
-strip above the status line shows its progress; ``R`` again or escape cancels it; the screen stays
-live), the result (a notification, the Grader pane's re-score section, the note's pre-fill), and
-the latest record of each failure opened.
+screen: what would run (then :class:`~reviewer.ui.dialogs.rescore.RescoreDialog` asks, or says
+why not), the run itself (the strip above the status line shows its progress; ``R`` again or
+escape cancels it; the screen stays live), the result (a notification, the Grader pane's re-score
+section, the note's pre-fill), and the latest record of each failure opened.
 """
 
 from __future__ import annotations
 
 import time
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from reviewer.model.label import Verdict
-from reviewer.model.sanitize import plain
-from reviewer.review.outcome import Outcome, tell
+from reviewer.review.outcome import Outcome, saying
 from reviewer.review.rescoring import Finished, Plan, Refusal, Rescoring, Shown
-from reviewer.ui.bindings import BY_ID, CONFIRM_BINDINGS, key_label
+from reviewer.review.session import ReviewSession
+from reviewer.ui.bindings import BY_ID, key_label
+from reviewer.ui.dialogs.rescore import RescoreDialog
 from reviewer.ui.widgets.rescore_strip import RescoreStrip
-
-if TYPE_CHECKING:
-    from reviewer.ui.screens.review import ReviewScreen
+from reviewer.ui.widgets.workspace import Workspace
 
 TICK_SECONDS = 0.25
 
@@ -76,65 +71,24 @@ class RecordRead(RescoreMessage):
         self.failure_id, self.shown = failure_id, shown
 
 
-class RescoreDialog(ModalScreen[bool]):
-    """What a re-score will run, asked before it runs; or why it cannot, with only Close."""
-
-    BINDINGS = CONFIRM_BINDINGS
-    DEFAULT_CSS = """
-    RescoreDialog { align: center middle; }
-    #rescore-box { width: 100; max-width: 96%; height: auto; max-height: 90%; }
-    #rescore-text { height: auto; max-height: 55vh; margin: 1 0 0 0; }
-    #rescore-buttons { height: auto; align-horizontal: right; }
-    #rescore-buttons Button { margin-left: 2; }
-    """
-
-    def __init__(self, plan: Plan | Refusal) -> None:
-        super().__init__()
-        self.plan = plan
-
-    def compose(self) -> ComposeResult:
-        """The text and the buttons."""
-        refused = isinstance(self.plan, Refusal)
-        lines = [plain(self.plan.reason)] if isinstance(self.plan, Refusal) else self.plan.lines()
-        with Vertical(id="rescore-box", classes="dialog") as box:
-            observe = isinstance(self.plan, Plan) and self.plan.observe
-            box.border_title = Content("Cannot re-score" if refused else
-                                       "Observe the program?" if observe else "Re-score with the proposed repair?")
-            with VerticalScroll(id="rescore-text"):
-                yield Static(Content("\n".join(lines)), id="rescore-body", markup=False)
-            with Horizontal(id="rescore-buttons"):
-                if not refused:
-                    yield Button("Observe" if observe else "Re-score", id="rescore-yes", variant="primary")
-                yield Button("Close" if refused else "Cancel", id="rescore-no")
-            keys = ("[b]escape[/b] close" if refused else
-                    f"[b]y[/b] {'observe' if observe else 're-score'}  [b]n[/b] or [b]escape[/b] cancel")
-            yield Static(Content.from_markup(keys), classes="dialog-keys")
-
-    def on_mount(self) -> None:
-        """Focus the first button (enter re-scores, or closes a refusal)."""
-        self.query(Button).first().focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """A button was pressed."""
-        event.stop()
-        self.dismiss(event.button.id == "rescore-yes")
-
-    def action_answer(self, yes: bool) -> None:
-        """``y`` or ``n``/escape (a refusal only closes)."""
-        self.dismiss(yes and isinstance(self.plan, Plan))
-
-
 def cancelled() -> bool:
     """The current worker was cancelled (the app is closing, or a newer request)."""
     return get_current_worker().is_cancelled
 
 
 class RescoreFlow:
-    """The review screen's re-scores: keys, workers, the strip, the Grader pane's section, the note."""
+    """The review screen's re-scores: keys, workers, the strip, the Grader pane's section, the note.
 
-    def __init__(self, screen: ReviewScreen, rescoring: Rescoring | None = None) -> None:
+    Its workers report to ``screen`` (the review screen hands the messages back to :meth:`take`);
+    ``act`` hands an outcome to the app; it draws into the panes' ``workspace`` and the ``strip``."""
+
+    def __init__(self, screen: Screen[Any], session: ReviewSession, act: Callable[[Outcome], None],
+                 workspace: Workspace, strip: RescoreStrip, rescoring: Rescoring | None = None) -> None:
         self.screen = screen
-        self.session = screen.session
+        self.session = session
+        self.act = act
+        self.workspace = workspace
+        self.strip = strip
         self.rescoring = rescoring or Rescoring()
         self.clock: Timer | None = None
 
@@ -152,14 +106,14 @@ class RescoreFlow:
             return
         fid = self.session.selection.failure_id
         if not fid:
-            self.screen.act(tell("No failure selected: open a failing check to re-score it.", bell=True))
+            self.act(saying("No failure selected: open a failing check to re-score it.", bell=True))
             return
         self.start("rescore-plan", self.planning, fid)
 
     def cancel(self) -> None:
         """escape: cancel the running re-score (nothing happens when none runs)."""
         if self.rescoring.running is not None:
-            self.screen.act(self.rescoring.cancel())
+            self.act(self.rescoring.cancel())
             self.tick()
 
     # ---- workers -------------------------------------------------------------------------------------
@@ -205,9 +159,9 @@ class RescoreFlow:
                 self.clock.stop()
                 self.clock = None
             if not message.finished.error and not message.finished.cancelled:  # the program was observed: read anew
-                self.screen.workspace.evidence.waiting(self.screen.workspace.evidence.failure_id)
-            self.screen.query_one(RescoreStrip).done()
-            self.screen.act(self.rescoring.finish(message.finished))
+                self.workspace.evidence.waiting(self.workspace.evidence.failure_id)
+            self.strip.done()
+            self.act(self.rescoring.finish(message.finished))
             self.draw()
         elif isinstance(message, RecordRead):
             self.rescoring.recorded(message.failure_id, message.shown)
@@ -233,7 +187,7 @@ class RescoreFlow:
     def tick(self) -> None:
         """Redraw the strip (progress and elapsed time)."""
         running = self.rescoring.running
-        strip = self.screen.query_one(RescoreStrip)
+        strip = self.strip
         if running is None:
             strip.done()
             return
@@ -252,8 +206,8 @@ class RescoreFlow:
         """The Grader pane's re-score section and the Evidence strip's line for the failure on screen."""
         fid = self.session.selection.failure_id
         shown = self.rescoring.shown_for(fid) if fid else None
-        self.screen.workspace.grader.show_rescored(shown)
-        self.screen.workspace.evidence.rescored(fid, shown.strip_line if shown is not None else "")
+        self.workspace.grader.show_rescored(shown)
+        self.workspace.evidence.rescored(fid, shown.strip_line if shown is not None else "")
 
     def label(self, verdict: Verdict, what: str) -> Outcome:
         """``s``/``c``: label the failure; after a flip its note (when it has none) becomes the re-score's."""

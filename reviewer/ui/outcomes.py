@@ -1,5 +1,6 @@
-"""The message a screen posts after a key acted on the review session: the app reports its outcome
-(and says its notices with :func:`tell`)."""
+"""How an outcome of the review session reaches the app: the :class:`SessionAnswered` message a
+screen posts after a key acted on the session (the app carries the outcome out), and
+:func:`show_toast`, how the app says a notice."""
 
 from __future__ import annotations
 
@@ -11,23 +12,20 @@ from textual.message import Message
 from reviewer.review.outcome import Notice, Outcome
 
 
-class Acted(Message):
-    """A key acted on the session; the app says, starts and redraws what the outcome asks for.
+class SessionAnswered(Message):
+    """A key or a dialog acted on the session; the app says, starts, redraws and follows what the
+    outcome asks for.
 
     Attributes:
         outcome: what the session answered.
-        kind: how to follow a move that needs counting: ``step``, ``unlabelled`` or ``open``.
-        step: the direction of a step.
     """
 
-    def __init__(self, outcome: Outcome, kind: str = "step", step: int = 1) -> None:
+    def __init__(self, outcome: Outcome) -> None:
         super().__init__()
         self.outcome = outcome
-        self.kind = kind
-        self.step = step
 
 
-def tell(app: App[Any], notice: Notice) -> None:
+def show_toast(app: App[Any], notice: Notice) -> None:
     """One notice as a toast (plain text, never markup), with the bell it asks for."""
     if notice.bell:
         app.bell()

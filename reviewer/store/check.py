@@ -8,8 +8,8 @@ from reviewer.model import LoadError, Run
 from reviewer.model.rerun import Rerun
 from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
 from reviewer.parsers.unreadable import reason as unreadable_reason
-from reviewer.store.sessions.protocol import Store
 from reviewer.store.fs.untrusted import Unreadable, resolve_inside
+from reviewer.store.sessions.protocol import Store
 
 
 def check_ref(store: Store, run: Run, ref: str, what: str, problems: list[LoadError]) -> None:
