@@ -355,7 +355,8 @@ class InspectInPlace:
         except NotFormat as exc:
             raise exc.about(path) from None
         ev = self.log.header["eval"]
-        self.info = LogInfo(str(path), self.log.source, as_text(ev.get("model")) or "unknown", self.log.identity)
+        self.info = LogInfo(str(path), self.log.source, as_text(ev.get("model")) or "unknown", self.log.identity,
+                            as_text(ev.get("eval_id")))
         self.source = self.log.source
         self.units = list(self.log.entries) or [str(i) for i in range(len(self.log.inline))]
         stats = table_at(self.log.header, "stats")
