@@ -48,7 +48,7 @@ def code_fingerprint() -> str:
     files = sorted(
         [*package.joinpath("model").glob("*.py"), *package.joinpath("parsers").glob("*.py"),
          *store.joinpath("sessions").glob("*.py"), *store.joinpath("index").glob("*.py"),
-         *store.joinpath("logs").glob("*.py")]
+         *store.joinpath("runs").glob("*.py"), *store.joinpath("logs").glob("*.py")]
         + [store / "fs" / "untrusted.py", store / "fs" / "tomlfile.py",
            store / "labels" / "format.py", store / "labels" / "reading.py"]
     )
