@@ -1,4 +1,4 @@
-"""Finding 23: a harness log read in place, in the app's own process, holds a bomb.
+"""Finding 24: a harness log read in place, in the app's own process, holds a bomb.
 
 A session may hold its harness's own log and have it read where it lies (``[log]`` in its
 ``session.toml``): every reader then runs in the process that shows the screen, not in an import
@@ -42,7 +42,7 @@ from attacks.f22_atif_bomb import ordinary, trial, write_bomb
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from importgen import trajectory  # noqa: E402
 
-FINDING = 23
+FINDING = 24
 TITLE = "a log read in place holds a bomb: 250 MiB of {} in a 22 KB .eval entry, 100-200 MiB of {} in a trajectory"
 TRAJECTORY_BYTES = 100 << 20
 
