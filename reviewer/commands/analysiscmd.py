@@ -25,16 +25,17 @@ from reviewer.model.wording import count, plural
 
 def folder_args(p: argparse.ArgumentParser) -> None:
     """``PATH`` and ``--json``."""
-    p.add_argument("path", nargs="?", type=Path, help="sessions folder (default: ./sessions when it exists, else the bundled examples)")
+    from reviewer.commands.common import folder_arg
+
+    folder_arg(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def open_store(path: Path | None):
-    """A scanned store of the folder (exits 2 when it is not a folder)."""
-    from reviewer.commands.common import resolve_folder
-    from reviewer.store.sessions.store import SessionStore
+def open_store(path: Path | None, labels: Path | None = None):
+    """A scanned store of the folder or harness log (exits 2 when it is neither)."""
+    from reviewer.commands import common
 
-    store = SessionStore(resolve_folder(path))
+    store = common.open_store(path, labels)
     store.scan()
     return store
 
@@ -80,7 +81,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from reviewer.rescore.tally import tally_json
 
     scope = resolve_scope("stats", args)
-    store = open_store(args.path)
+    store = open_store(args.path, args.labels)
     only = args.rescores_of
     if only == "me":
         from reviewer.store.settings.identity import resolve_reviewer
@@ -115,7 +116,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     except BadPredictions as exc:
         print(plain(f"reviewer score: {exc}"), file=sys.stderr)
         return 1
-    store = open_store(args.path)
+    store = open_store(args.path, args.labels)
     facts = collect(store)
     warn("score", facts.errors)
     score = score_predictions(predictions, facts)

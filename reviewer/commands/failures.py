@@ -193,7 +193,7 @@ def cmd_failures(args: argparse.Namespace) -> int:
     from reviewer.commands.common import open_labeller, settings_and_identity
 
     settings, identity = settings_and_identity(args.reviewer)
-    labeller = open_labeller(args.path, identity.name)
+    labeller = open_labeller(args.path, identity.name, args.labels)
     store = labeller.sessions
     for e in store.errors:
         print(plain(f"{e.path}: {e.reason}"), file=sys.stderr)

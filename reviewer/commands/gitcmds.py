@@ -65,7 +65,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
     from reviewer.commands.common import resolve_folder, settings_and_identity
     from reviewer.store.git import GitError, commit_reviewer
 
-    root = resolve_folder(args.path)
+    root = resolve_folder(args.path, args.labels)
     _, identity = settings_and_identity(args.reviewer)
     reviewer = identity.name
     say(f"committing the labels of {identity.describe()}", err=True)
@@ -89,17 +89,18 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 1 when a labels file has a problem."""
-    from reviewer.commands.common import resolve_folder
+    from reviewer.commands.common import resolve_target
     from reviewer.store.labels.agreement import disagreements, pairwise, read_label_set
     from reviewer.store.settings.identity import session_names
 
-    root = resolve_folder(args.path)
-    labels = read_label_set(root, session_names(root))
+    root, logs = resolve_target(args.path, args.labels)
+    sessions = [log.session for log in logs] if logs else session_names(root)
+    labels = read_label_set(root, sessions)
     for e in labels.errors:
         say(f"reviewer agreement: {e}", err=True)
     status = 1 if labels.errors else 0
     pairs = pairwise(labels)
-    found = disagreements(root, session_names(root), labels) if args.list else []
+    found = disagreements(root, sessions, labels) if args.list else []
     judges, problems = judge_scores(root, labels)
     for e in problems:
         say(f"reviewer agreement: {e}", err=True)
@@ -194,7 +195,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     )
 
     _, identity = settings_and_identity(args.reviewer)
-    labeller = open_labeller(args.path, identity.name)
+    labeller = open_labeller(args.path, identity.name, args.labels)
     fid = full_failure_id(labeller, args.failure, "adjudicate")
     if fid is None:
         return 1

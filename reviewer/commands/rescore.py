@@ -277,7 +277,7 @@ def run_jobs(store: Store, jobs: list[Job], options: Options, tool: Tool, worker
 
 def cmd_rescore(args: argparse.Namespace) -> int:
     """reviewer rescore."""
-    from reviewer.commands.common import resolve_folder
+    from reviewer.commands.common import resolve_target
     from reviewer.rescore.record import save, save_observations
     from reviewer.rescore.sandbox import require_sandbox
     from reviewer.store.settings.identity import resolve_reviewer
@@ -294,13 +294,13 @@ def cmd_rescore(args: argparse.Namespace) -> int:
         print("reviewer rescore: give --failure ID (with or without --repair), --all-proposed alone, or --observe",
               file=sys.stderr)
         return 2
-    folder = resolve_folder(args.path)
+    folder, logs = resolve_target(args.path)
     try:
         tool = require_sandbox()
     except SandboxUnavailable as exc:
         print(plain(f"reviewer rescore: {exc}"), file=sys.stderr)
         return 3
-    store = SessionStore(folder)
+    store = SessionStore(folder, logs=logs)
     store.scan()
     reviewer = resolve_reviewer(args.reviewer)
     planned = observing(store, args) if args.observe else plan(store, args, repairs)

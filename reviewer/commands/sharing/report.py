@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reviewer.commands.analysiscmd import open_store, resolve_scope, scope_args, warn
+from reviewer.commands.common import folder_arg
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import count
 
@@ -67,7 +68,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(plain(f"reviewer report: {exc}"), file=sys.stderr)
             return 1
     scope = resolve_scope("report", args)
-    store = open_store(args.path)
+    store = open_store(args.path, args.labels)
     only = args.rescores_of
     if only == "me":
         from reviewer.store.settings.identity import resolve_reviewer
@@ -99,7 +100,7 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
         "your own labels: --final for everyone's. Needs matplotlib: pip install 'reviewer[report]'",
         "matplotlib is missing, a predictions file is unreadable, or the file could not be written",
     )
-    p.add_argument("path", nargs="?", type=Path, help="sessions folder (default: ./sessions when it exists, else the bundled examples)")
+    folder_arg(p)
     p.add_argument("-o", "--output", type=Path, default=Path("report.html"), metavar="FILE", help="where to write (default: report.html)")
     p.add_argument("--rescores-of", metavar="NAME", default="",
                    help="count only NAME's re-score records in the re-scored figures (default: every record, each reviewer named); "

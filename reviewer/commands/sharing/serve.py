@@ -199,9 +199,13 @@ def serve(args: argparse.Namespace, signals: tuple[signal.Signals, ...]) -> int:
     except ImportError as exc:
         print(f"reviewer serve: needs textual-serve ({exc.name} is missing): {INSTALL}", file=sys.stderr)
         return 1
-    from reviewer.commands.common import resolve_folder
+    from reviewer.commands.common import resolve_target
 
-    folder = resolve_folder(args.path)
+    folder, logs = resolve_target(args.path)
+    if logs:
+        print("reviewer serve: serves a sessions folder; to serve a harness log, put it in a session folder and name it "
+              "in its session.toml ([log], see the sessions format)", file=sys.stderr)
+        return 2
     token, source = chosen_token(args.token)
     if token is None:
         print(f"reviewer serve: {source}", file=sys.stderr)

@@ -7,7 +7,7 @@ An ``.eval`` is a ZIP with ``header.json`` (or, for a log still being written, o
 so the same log always yields the same runs, and each within a budget
 (:data:`SAMPLE_CAPS`: at most 5,000 messages and 10,000 events kept, a sample past a
 million values or 96 MiB walked rather than parsed whole, see
-:mod:`reviewer.importers.boundedjson`); what was left out comes back as notes. The
+:mod:`reviewer.store.logs.boundedjson`); what was left out comes back as notes. The
 ``inspect_ai`` package is not used.
 
 An ``.eval`` is read from the open file, entry by entry. A worker process reading samples of
@@ -23,18 +23,18 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.boundedjson import (
+from reviewer.model.records import record
+from reviewer.store.logs.boundedjson import (
     Caps,
     item_spans,
     member_spans,
     read_object,
     read_value,
 )
-from reviewer.importers.evalzip import EvalZip
-from reviewer.importers.ids import as_text
-from reviewer.importers.sources import SOURCE_CAP, open_regular, parse_json, read_fd
-from reviewer.importers.spec import ImportFailed, NotFormat
-from reviewer.model.records import record
+from reviewer.store.logs.evalzip import EvalZip
+from reviewer.store.logs.ids import as_text
+from reviewer.store.logs.sources import SOURCE_CAP, open_regular, parse_json, read_fd
+from reviewer.store.logs.spec import ImportFailed, NotFormat
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 SAMPLE_ENTRY = re.compile(r"^samples/(?P<id>.+)_epoch_(?P<epoch>\d+)\.json$")

@@ -10,7 +10,7 @@ Each sample epoch is a run of its own (epochs are independent trials, not retrie
   ``<scorer>.answer.<ext>`` (extension from the reply's code fence);
 - transcript: ``messages`` (tool results attached to their calls; the model's own retries in
   an epoch are turns of the same run); a sample error ends it as a harness turn;
-- graders: one per scorer, see :mod:`reviewer.importers.inspect_scores`;
+- graders: one per scorer, see :mod:`reviewer.store.logs.inspect_scores`;
 - outcome: error when the sample errored, fail when a scorer failed, pass when all passed,
   unknown when unscored;
 - ``attachment://`` (and older ``tc://``) references are resolved from ``attachments``;
@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.chat import (
+from reviewer.model.records import record
+from reviewer.store.logs.chat import (
     apply_write,
     arguments_dict,
     call_name_args,
@@ -35,20 +37,20 @@ from reviewer.importers.chat import (
     message_turns,
     tool_calls_of,
 )
-from reviewer.importers.ids import as_text, list_at, safe_id, table_at
-from reviewer.importers.inspect_log import InspectLog, read_inspect_log, reopen
-from reviewer.importers.inspect_scores import scorer_graders
-from reviewer.importers.spec import (
+from reviewer.store.logs.ids import as_text, list_at, safe_id, table_at
+from reviewer.store.logs.inspect_log import InspectLog, read_inspect_log, reopen
+from reviewer.store.logs.inspect_scores import scorer_graders
+from reviewer.store.logs.spec import (
     AttemptSpec,
     ImportedSession,
     Job,
+    LogFormat,
     NotFormat,
     RunSpec,
     TurnSpec,
     outcome_of,
 )
-from reviewer.importers.tomlsafe import json_text
-from reviewer.model.records import record
+from reviewer.store.logs.tomlsafe import json_text
 
 REF = re.compile(r"^(attachment|tc)://(?P<key>[A-Za-z0-9_-]{1,200})$")
 MAPPED = frozenset({"id", "epoch", "input", "messages", "events", "attachments", "message_pool", "scores", "output", "metadata", "target", "error", "sandbox"})
@@ -337,3 +339,57 @@ def import_inspect(paths: list[Path], name: str | None, model: str | None = None
         session.sources.append(log.source)
     session.notes = "\n".join(notes)
     return session
+
+
+class InspectInPlace:
+    """An Inspect log read where it lies: one unit per sample epoch, read when asked for.
+
+    Units are the sample entries of an ``.eval`` (in the order an import reads them), or, for a
+    ``.json`` log and for an ``.eval`` whose samples are only in ``summaries.json``, their
+    positions in that order. The archive stays open; reads of it take turns.
+    """
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self.log = read_inspect_log(path)
+        except NotFormat as exc:
+            raise exc.about(path) from None
+        ev = self.log.header["eval"]
+        self.info = LogInfo(str(path), self.log.source, as_text(ev.get("model")) or "unknown", self.log.identity,
+                            as_text(ev.get("eval_id")))
+        self.source = self.log.source
+        self.units = list(self.log.entries) or [str(i) for i in range(len(self.log.inline))]
+        stats = table_at(self.log.header, "stats")
+        self.started = as_text(ev.get("created") or stats.get("started_at"))
+        self.harness_version = as_text(table_at(ev, "packages").get("inspect_ai"))
+        self.notes = " ".join([log_note(self.log), *self.log.notes])
+        self.lock = threading.Lock()
+
+    def read(self, unit: str) -> RunSpec:
+        """The run of one sample epoch."""
+        try:
+            with self.lock:
+                if self.log.entries:
+                    sample, cuts, resolved = self.log.read_entry(unit)
+                else:
+                    sample, cuts, resolved = self.log.read_inline(self.log.inline[int(unit)])
+        except NotFormat as exc:
+            raise exc.about(self.source) from None
+        return sample_run(sample, self.info, cuts, resolved)
+
+    def unit_id(self, unit: str) -> str:
+        """"": a sample's run id comes from the sample itself."""
+        return ""
+
+    def unit_files(self, unit: str) -> list[Path]:
+        """Every sample is in the log file itself."""
+        return []
+
+    def close(self) -> None:
+        """Close the archive."""
+        with self.lock:
+            self.log.close()
+
+
+IN_PLACE = LogFormat("inspect", "Inspect AI", "file", (".eval", ".json"), InspectInPlace)
+"""Inspect logs read in place (see :mod:`reviewer.store.logs.registry`)."""

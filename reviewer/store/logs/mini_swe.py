@@ -21,7 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.chat import (
+from reviewer.model.wording import count
+from reviewer.store.logs.chat import (
     arguments_text,
     call_name_args,
     content_text,
@@ -30,26 +31,34 @@ from reviewer.importers.chat import (
     role_of,
     tool_calls_of,
 )
-from reviewer.importers.ids import as_text, safe_id
-from reviewer.importers.sources import parse_json, read_source
-from reviewer.importers.spec import (
+from reviewer.store.logs.ids import as_text, safe_id
+from reviewer.store.logs.sources import TrajectoryFolder, parse_trajectory, read_source
+from reviewer.store.logs.spec import (
     AttemptSpec,
     ImportedSession,
     Job,
+    LogFormat,
     NotFormat,
     RunSpec,
     ToolCallSpec,
     TurnSpec,
 )
-from reviewer.model.wording import count
 
 COMMAND = re.compile(r"```(?:mswea_bash_command|bash|sh)[ \t]*\n(.*?)\n?```", re.DOTALL)
 SUBMIT = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+MEMBERS = {"messages": 5_000}
+"""What a trajectory too big to parse whole keeps (as an Inspect sample's messages)."""
 
 
-def load_mini(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(info, messages) of a trajectory; NotFormat when the file is not one."""
-    doc = parse_json(read_source(path), "the trajectory")
+def load_mini(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+    """(info, messages, what was left out) of a trajectory file; NotFormat when the file is not one."""
+    return mini_doc(read_source(path))
+
+
+def mini_doc(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+    """(info, messages, what was left out) of a trajectory's bytes, parsed within the budget;
+    NotFormat when they are not one."""
+    doc, cuts = parse_trajectory(data, "the trajectory", MEMBERS)
     if isinstance(doc, list):
         messages = doc
         info: Any = {}
@@ -64,7 +73,7 @@ def load_mini(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         raise NotFormat("neither a JSON object nor a list of messages")
     if not messages or not all(isinstance(m, dict) and "role" in m for m in messages):
         raise NotFormat("`messages` must be a non-empty list of {role, content} objects")
-    return (info if isinstance(info, dict) else {}), messages
+    return (info if isinstance(info, dict) else {}), messages, cuts
 
 
 def extra_of(message: dict[str, Any]) -> dict[str, Any]:
@@ -137,8 +146,9 @@ def stem_of(path: Path) -> str:
     return path.name[: -len(".traj.json")] if path.name.endswith(".traj.json") else path.stem
 
 
-def mini_run(path: Path, info: dict[str, Any], messages: list[dict[str, Any]], model: str | None) -> RunSpec:
-    """One run for one trajectory file."""
+def mini_run(path: Path, info: dict[str, Any], messages: list[dict[str, Any]], model: str | None,
+             cuts: list[str] | None = None) -> RunSpec:
+    """One run for one trajectory file; ``cuts``: what reading it left out (shown in the run)."""
     stem = stem_of(path)
     task = as_text(info.get("instance_id")) or stem
     patch = submission_of(info, messages)
@@ -146,13 +156,17 @@ def mini_run(path: Path, info: dict[str, Any], messages: list[dict[str, Any]], m
     note = "" if patch.strip() else f"no submission (exit status {exit_status or 'unknown'})"
     turns = message_turns(messages)
     mark_last(turns, 1)
+    if cuts:
+        turns.append(TurnSpec("harness", "[transcript cut: the trajectory is too large to read whole; " + "; ".join(cuts) + "]"))
     brief = next((content_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
-    metadata = {
+    metadata: dict[str, Any] = {
         "trajectory_file": path.name,
         "info": {k: v for k, v in info.items() if k != "submission"} or None,
         "exit_status": exit_status or None,
         "message_extras": extras(messages, frozenset({"role", "content"})),
     }
+    if cuts:
+        metadata["import_cuts"] = cuts
     return RunSpec(
         id=safe_id(stem),
         task=task,
@@ -169,12 +183,30 @@ def mini_unit(model: str | None, source: str) -> RunSpec:
     """The run of one trajectory file (read when the writer asks for it, maybe in a worker)."""
     path = Path(source)
     try:
-        info, messages = load_mini(path)
+        info, messages, cuts = load_mini(path)
     except NotFormat as exc:
         raise exc.about(path) from None
-    run = mini_run(path, info, messages, model)
+    run = mini_run(path, info, messages, model, cuts)
     run.harness_version = as_text(info.get("mini_version"))
     return run
+
+
+def read_in_place(unit: str, data: bytes) -> RunSpec:
+    """The run of one trajectory file of a folder read in place (``unit``: its path in the folder)."""
+    path = Path(unit)
+    info, messages, cuts = mini_doc(data)
+    run = mini_run(path, info, messages, None, cuts)
+    run.harness_version = as_text(info.get("mini_version"))
+    return run
+
+
+def open_in_place(path: Path) -> TrajectoryFolder:
+    """A folder of trajectories read where it lies."""
+    return TrajectoryFolder(path, IN_PLACE, read_in_place, lambda unit: safe_id(stem_of(Path(unit))))
+
+
+IN_PLACE = LogFormat("mini-swe-agent", "mini-swe-agent", "folder", (".traj.json",), open_in_place)
+"""mini-swe-agent trajectory folders read in place (see :mod:`reviewer.store.logs.registry`)."""
 
 
 def import_mini_swe(paths: list[Path], name: str | None, model: str | None = None) -> ImportedSession:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from reviewer.importers.ids import (
+from reviewer.store.logs.ids import (
     UniqueIds,
     cut,
     fix_text,
@@ -21,14 +21,14 @@ from reviewer.importers.ids import (
     safe_id,
     safe_relpath,
 )
-from reviewer.importers.spec import (
+from reviewer.store.logs.spec import (
     AttemptSpec,
     GraderSpec,
     ImportFailed,
     RunSpec,
     TurnSpec,
 )
-from reviewer.importers.tomlsafe import dumps, json_text
+from reviewer.store.logs.tomlsafe import dumps, json_text
 
 MANIFEST_BUDGET = 900_000
 METADATA_INLINE = 4_096

@@ -1,7 +1,7 @@
 """Importer for ATIF trajectories (Harbor's Agent Trajectory Interchange Format, RFC 0001, v1.0-1.8).
 
 Sources are trajectory files or folders of them (a Harbor job folder: one
-``<trial>/agent/trajectory.json`` per trial); reading is :mod:`reviewer.importers.atif_log`'s.
+``<trial>/agent/trajectory.json`` per trial); reading is :mod:`reviewer.store.logs.atif_log`'s.
 One run per trajectory; its continuation segments and subagent trajectories are part of it.
 
 - run id: the Harbor trial folder's name (``<task>__<suffix>``; ``<trial>-<step>`` for a step
@@ -56,7 +56,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.atif_log import (
+from reviewer.model.wording import count
+from reviewer.store.logs.atif_log import (
     MAX_DEPTH,
     AtifTrajectory,
     TrialInfo,
@@ -67,24 +68,24 @@ from reviewer.importers.atif_log import (
     roots_of,
     shown_name,
 )
-from reviewer.importers.chat import apply_write, mark_last, written_path
-from reviewer.importers.ids import as_text, list_at, safe_id, table_at
-from reviewer.importers.mini_swe import SUBMIT
-from reviewer.importers.sources import LinkRefused, open_folder, open_inside
-from reviewer.importers.spec import (
+from reviewer.store.logs.chat import apply_write, mark_last, written_path
+from reviewer.store.logs.ids import as_text, list_at, safe_id, table_at
+from reviewer.store.logs.mini_swe import SUBMIT
+from reviewer.store.logs.sources import LinkRefused, open_folder, open_inside
+from reviewer.store.logs.spec import (
     AttemptSpec,
     CheckSpec,
     GraderSpec,
     ImportedSession,
     ImportFailed,
     Job,
+    LogFormat,
     RunSpec,
     ToolCallSpec,
     TurnSpec,
     outcome_of,
 )
-from reviewer.importers.tomlsafe import json_text
-from reviewer.model.wording import count
+from reviewer.store.logs.tomlsafe import json_text
 
 ROLES = {"system": "system", "user": "user", "agent": "assistant"}
 ROOT_FIELDS = frozenset({"schema_version", "session_id", "trajectory_id", "agent", "steps", "notes", "final_metrics",
@@ -736,3 +737,54 @@ def import_atif(paths: list[Path], name: str | None, model: str | None = None) -
     )
     return session
 
+
+class AtifInPlace:
+    """A folder of ATIF trajectories (a Harbor job or trial folder, or trajectory files) read where
+    it lies: one unit per trajectory that is a run (continuations and subagents are read with it),
+    found as an import finds them, read when asked for."""
+
+    def __init__(self, path: Path) -> None:
+        found = find_trajectories(path)
+        self.base = found.base
+        self.source = path.name
+        self.units = list(found.roots)
+        self.harness_version = ""
+        self.started = ""
+        left = [*(f"{p} (read as part of another trajectory)" for p in found.parts), *found.skipped]
+        self.notes = (f"ATIF trajectories read in place from {path.name}. The ATIF format has no reward or verifier "
+                      "field: outcomes and checks come from the Harbor trial folder around a trajectory."
+                      + (f" Not runs of their own: {listed(left)}." if left else ""))
+
+    def read(self, unit: str) -> RunSpec:
+        """The run of one trajectory."""
+        return atif_run(read_trajectory(self.base, unit), self.base, unit)
+
+    def unit_id(self, unit: str) -> str:
+        """A trajectory's run id comes from its path."""
+        return run_id_of(self.base, unit)
+
+    def unit_files(self, unit: str) -> list[Path]:
+        """The trajectory's folder's JSON files (continuations, subagents) and, in a Harbor trial,
+        its ``result.json`` and verifier output: what the run is made of."""
+        folder = Path(self.base, unit).parent
+        files = sorted(p for p in folder.glob("*.json"))
+        if folder.name == "agent":
+            trial = folder.parent
+            files += [trial / "result.json", *(trial / "verifier" / name for name in
+                                               ("reward.json", "reward.txt", "test-stdout.txt", "test-stderr.txt"))]
+        return files
+
+    def close(self) -> None:
+        """Nothing is held open."""
+
+
+def holds_trajectories(path: Path) -> bool:
+    """Whether a folder holds ATIF trajectories (their first bytes say so)."""
+    try:
+        return bool(find_trajectories(path).roots)
+    except ImportFailed:
+        return False
+
+
+IN_PLACE = LogFormat("atif", "ATIF", "folder", (".json",), AtifInPlace, holds_trajectories)
+"""ATIF trajectory folders read in place (see :mod:`reviewer.store.logs.registry`)."""

@@ -24,8 +24,8 @@ import re
 from dataclasses import field
 from typing import Any
 
-from reviewer.importers.spec import NotFormat
 from reviewer.model.records import record
+from reviewer.store.logs.spec import NotFormat
 
 WINDOW = 256 << 10
 MAX_REDUCE = 64

@@ -9,7 +9,7 @@ One run per trajectory file: run id and task = the file name without ``.traj`` (
 - transcript: ``history`` messages (thought and text as the turn, the action as a tool call
   whose output is the observation that followed); ``trajectory`` steps when there is no
   history; each retry attempt opens with a harness turn;
-- graders: only with ``--swebench DIR`` (see :mod:`reviewer.importers.swebench`); without an
+- graders: only with ``--swebench DIR`` (see :mod:`reviewer.store.logs.swebench`); without an
   evaluation a trajectory holds no test results, so the run has no grader and outcome
   ``unknown`` (``exit_status`` is kept as metadata);
 - ``info`` (exit status, model stats, edited files ...), ``environment`` and ``replay_config``
@@ -23,35 +23,44 @@ import os
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.chat import content_text, extras, mark_last, role_of
-from reviewer.importers.ids import as_text, list_at, safe_id, table_at
-from reviewer.importers.sources import parse_json, read_source
-from reviewer.importers.spec import (
+from reviewer.model.wording import count
+from reviewer.store.logs.chat import content_text, extras, mark_last, role_of
+from reviewer.store.logs.ids import as_text, list_at, safe_id, table_at
+from reviewer.store.logs.sources import TrajectoryFolder, parse_trajectory, read_source
+from reviewer.store.logs.spec import (
     AttemptSpec,
     ImportedSession,
     Job,
+    LogFormat,
     NotFormat,
     RunSpec,
     ToolCallSpec,
     TurnSpec,
 )
-from reviewer.importers.swebench import SweBench
-from reviewer.model.wording import count
+from reviewer.store.logs.swebench import SweBench
 
 SHOWN_STEP = frozenset({"thought", "action", "observation", "response"})
 SHOWN_MESSAGE = frozenset({"role", "content", "action", "thought", "is_demo", "agent", "message_type"})
+MEMBERS = {"trajectory": 5_000, "history": 5_000, "attempts": 100}
+"""What a trajectory too big to parse whole keeps."""
 
 
-def load_traj(path: Path) -> dict[str, Any]:
-    """A trajectory document; NotFormat when the file is not one."""
-    doc = parse_json(read_source(path), "the trajectory")
+def load_traj(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """A trajectory document and what was left out of it; NotFormat when the file is not one."""
+    return traj_doc(read_source(path))
+
+
+def traj_doc(data: bytes) -> tuple[dict[str, Any], list[str]]:
+    """A trajectory document from its bytes, parsed within the budget, and what was left out;
+    NotFormat when they are not one."""
+    doc, cuts = parse_trajectory(data, "the trajectory", MEMBERS)
     if not isinstance(doc, dict):
         raise NotFormat("not a JSON object")
     if not any(isinstance(doc.get(k), list) for k in ("trajectory", "history", "attempts")):
         if isinstance(doc.get("messages"), list):
             raise NotFormat("looks like a mini-swe-agent trajectory; use the mini-swe-agent format")
         raise NotFormat("no `trajectory`, `history` or `attempts` list")
-    return doc
+    return doc, cuts
 
 
 def is_demo(message: dict[str, Any]) -> bool:
@@ -175,7 +184,7 @@ def problem_text(doc: dict[str, Any], parts: list[dict[str, Any]]) -> str:
 
 def instance_ids(path: Path, doc: dict[str, Any], parts: list[dict[str, Any]]) -> list[str]:
     """Names the instance may go by: the file stem, then the problem statement id."""
-    ids = [path.name[: -len(".traj")] if path.name.endswith(".traj") else path.stem]
+    ids = [traj_stem(path)]
     for part in [doc, *parts]:
         problem = replay_config(part).get("problem_statement")
         if isinstance(problem, dict) and problem.get("id") and as_text(problem.get("id")) not in ids:
@@ -183,8 +192,9 @@ def instance_ids(path: Path, doc: dict[str, Any], parts: list[dict[str, Any]]) -
     return ids
 
 
-def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: str | None) -> RunSpec:
-    """One run for one trajectory file."""
+def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: str | None,
+             cuts: list[str] | None = None) -> RunSpec:
+    """One run for one trajectory file; ``cuts``: what reading it left out (shown in the run)."""
     raw_attempts = list_at(doc, "attempts")
     parts = [a for a in raw_attempts if isinstance(a, dict)] or [doc]
     retry = bool(raw_attempts)
@@ -223,6 +233,9 @@ def traj_run(path: Path, doc: dict[str, Any], swebench: SweBench | None, model: 
     brief = next((first_user(p["history"]) for p in parts if isinstance(p.get("history"), list) and first_user(p["history"])), "")
     if not brief.strip():
         brief = problem_text(doc, parts)
+    if cuts:
+        metadata["import_cuts"] = cuts
+        turns.append(TurnSpec("harness", "[transcript cut: the trajectory is too large to read whole; " + "; ".join(cuts) + "]"))
     run = RunSpec(
         id=safe_id(ids[0]),
         task=ids[0],
@@ -262,10 +275,10 @@ def traj_unit(context: tuple[str | None, str | None], source: str) -> RunSpec:
     swebench_dir, model = context
     path = Path(source)
     try:
-        doc = load_traj(path)
+        doc, cuts = load_traj(path)
     except NotFormat as exc:
         raise exc.about(path) from None
-    return traj_run(path, doc, evaluation_folder(swebench_dir) if swebench_dir is not None else None, model)
+    return traj_run(path, doc, evaluation_folder(swebench_dir) if swebench_dir is not None else None, model, cuts)
 
 
 def import_swe_agent(paths: list[Path], name: str | None, swebench_dir: Path | None = None, model: str | None = None) -> ImportedSession:
@@ -277,7 +290,7 @@ def import_swe_agent(paths: list[Path], name: str | None, swebench_dir: Path | N
     session = ImportedSession(name=name or "", format="swe-agent", harness="SWE-agent")
     session.sources = [p.name for p in paths]
     if not session.name and paths:
-        stem = paths[0].name[: -len(".traj")] if paths[0].name.endswith(".traj") else paths[0].stem
+        stem = traj_stem(paths[0])
         session.name = safe_id(f"swe-agent-{safe_id(stem)}", "swe-agent")
     context = (str(swebench_dir) if swebench_dir is not None else None, model)
     session.jobs.append(Job(traj_unit, context, [str(p) for p in paths]))
@@ -286,3 +299,23 @@ def import_swe_agent(paths: list[Path], name: str | None, swebench_dir: Path | N
         f" Evaluation: SWE-bench results in {swebench_dir.name}." if swebench_dir is not None else " No test evaluation given."
     )
     return session
+
+
+def read_in_place(unit: str, data: bytes) -> RunSpec:
+    """The run of one ``.traj`` file of a folder read in place (no SWE-bench evaluation: import for that)."""
+    doc, cuts = traj_doc(data)
+    return traj_run(Path(unit), doc, None, None, cuts)
+
+
+def open_in_place(path: Path) -> TrajectoryFolder:
+    """A folder of ``.traj`` files read where it lies."""
+    return TrajectoryFolder(path, IN_PLACE, read_in_place, lambda unit: safe_id(traj_stem(Path(unit))))
+
+
+def traj_stem(path: Path) -> str:
+    """The file name without ``.traj`` (the instance, the run id)."""
+    return path.name[: -len(".traj")] if path.name.endswith(".traj") else path.stem
+
+
+IN_PLACE = LogFormat("swe-agent", "SWE-agent", "folder", (".traj",), open_in_place)
+"""SWE-agent trajectory folders read in place (see :mod:`reviewer.store.logs.registry`)."""

@@ -1,16 +1,18 @@
-"""What an importer produces: a session described in memory, written later by the one writer.
+"""Runs read from a harness log, described in memory: what every log reader produces.
 
-Importers never touch the target folder. They return an :class:`ImportedSession` holding
-every run with its brief, attempts (file bytes), graders (raw output and recorded checks),
-transcript turns and metadata; :mod:`reviewer.importers.writer` lays it out in the sessions
-format. All text here is still untrusted; the writer only stores it.
+A reader turns one sample or trajectory into a :class:`RunSpec` (brief, attempts as file bytes,
+graders with raw output and recorded checks, transcript turns, metadata). An import gathers them
+into an :class:`ImportedSession` that the importers' writer lays out as run folders; a session
+that reads its log in place lays out one run at a time in memory (:mod:`.layout`), the same
+files. Readers never write anything. All text here is still untrusted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import field
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from reviewer.model.records import record
 
@@ -185,3 +187,53 @@ def outcome_of(checks: list[CheckSpec], error: bool = False) -> str:
     if checks and all(c.status == "pass" for c in checks):
         return "pass"
     return "unknown"
+
+
+class OpenedLog(Protocol):
+    """A log opened for reading in place. Its methods may be called from several threads."""
+
+    source: str
+    """The log's file or folder name, as runs name their source."""
+    units: list[str]
+    """Every unit, in the order an import claims run ids."""
+    harness_version: str
+    started: str
+    notes: str
+
+    def read(self, unit: str) -> RunSpec:
+        """One unit's run; NotFormat or ImportFailed when it cannot be read."""
+
+    def unit_id(self, unit: str) -> str:
+        """The run id the unit asks for when its name alone decides it; "" when the unit must be read."""
+
+    def unit_files(self, unit: str) -> list[Path]:
+        """The files whose change changes the unit's run ([]: the log file itself)."""
+
+    def close(self) -> None:
+        """Let go of the open files."""
+
+
+@record(slots=False)
+class LogFormat:
+    """One format readable in place.
+
+    Attributes:
+        name: the format's name (``inspect``, ``mini-swe-agent`` ...).
+        harness: the harness that writes it, shown as the session's harness.
+        kind: ``file`` (one log file) or ``folder`` (a folder of files, one unit each).
+        suffixes: the file names it claims (a log file's, or the files a folder holds).
+        open: opens a log (a path the caller checked: a regular file, or a folder).
+        detect: for a folder format whose files cannot be told by name alone (ATIF's ``.json``):
+            whether a folder holds its logs.
+    """
+
+    name: str
+    harness: str
+    kind: str
+    suffixes: tuple[str, ...]
+    open: Callable[[Path], OpenedLog]
+    detect: Callable[[Path], bool] | None = None
+
+    def claims(self, name: str) -> bool:
+        """Whether a file of this name belongs to the format."""
+        return name.endswith(self.suffixes)

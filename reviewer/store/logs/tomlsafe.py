@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from reviewer.importers.ids import fix_text
+from reviewer.store.logs.ids import fix_text
 
 INT64 = (-(2**63), 2**63 - 1)
 MAX_DEPTH = 12

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reviewer.importers.ids import as_text
-from reviewer.importers.spec import ToolCallSpec, TurnSpec
-from reviewer.importers.tomlsafe import json_text
+from reviewer.store.logs.ids import as_text
+from reviewer.store.logs.spec import ToolCallSpec, TurnSpec
+from reviewer.store.logs.tomlsafe import json_text
 
 PATH_KEYS = ("path", "file_path", "filepath", "filename", "file")
 CONTENT_KEYS = ("content", "file_text", "contents", "new_content", "text")

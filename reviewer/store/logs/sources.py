@@ -15,19 +15,26 @@ from __future__ import annotations
 import json
 import os
 import stat
+import threading
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.spec import ImportFailed, NotFormat
 from reviewer.model.records import record
 from reviewer.store.fs.untrusted import describe_mode
+from reviewer.store.logs.spec import ImportFailed, LogFormat, NotFormat, RunSpec
 
 SOURCE_CAP = 512 << 20
 TEXT_CAP = 64 << 20
 FILE_CAP = 8 << 20
 FOLDER_CAP = 128 << 20
 FOLDER_FILES = 5_000
+MAX_UNITS = 100_000
+"""The most units (trajectory files) one log read in place may hold, as an ``.eval``'s entries."""
+FOLDER_DEPTH = 2
+"""How deep a trajectory folder is searched: its files, and those of its sub-folders (mini-swe-agent
+writes ``<out>/<instance>/<instance>.traj.json``)."""
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "node_modules", ".venv"})
 
 
@@ -206,6 +213,25 @@ def parse_json(data: bytes | bytearray, what: str) -> Any:
         raise NotFormat(f"{what} holds a value that cannot be read: {str(exc)[:100]}") from None
 
 
+def parse_trajectory(data: bytes, what: str, members: dict[str, int]) -> tuple[Any, list[str]]:
+    """A trajectory's JSON and notes on what was left out of it.
+
+    Parsed whole when its structure says it fits the budget of an Inspect sample (every
+    trajectory a harness writes); past it (250 MiB of ``{},{},...`` would take gigabytes as
+    Python objects) a top object is walked within the budget, keeping the first items of its
+    ``members`` lists (see :mod:`reviewer.store.logs.boundedjson`), and a top list is refused.
+    """
+    from reviewer.store.logs.boundedjson import Caps, estimate, read_object
+
+    caps = Caps(members=members)
+    if len(data) <= caps.fast_bytes and estimate(data) <= caps.fast_values:
+        return parse_json(data, what), []
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{":
+        raise NotFormat(f"{what} is {len(data) / 2**20:,.1f} MiB of JSON holding up to {estimate(data):,} values "
+                        "and is not an object: too large to read")
+    return read_object(data, what, caps)
+
+
 @record(frozen=False, slots=False)
 class CodeFolder:
     """The files found in a code folder (relative path -> bytes) and what was skipped, and why."""
@@ -286,3 +312,95 @@ def read_one(dir_fd: int, name: str, rel: str, out: CodeFolder, total: int, excl
         return f"larger than {FILE_CAP >> 20} MiB"
     out.files[rel] = data
     return ""
+
+
+def walk(path: Path, wanted: Callable[[str], bool], limit: int = MAX_UNITS + 1) -> list[str]:
+    """Files below ``path`` whose names are ``wanted``, as ``/`` paths relative to it, sorted, at most
+    ``limit``: the folder and :data:`FOLDER_DEPTH` - 1 levels of sub-folders, hidden entries
+    skipped, links and anything that is not a regular file or a folder never followed."""
+    found: list[str] = []
+    stack = [("", 0)]
+    while stack and len(found) < limit:
+        rel, depth = stack.pop()
+        try:
+            with os.scandir(path / rel if rel else path) as entries:
+                listed = sorted((e.name, e.is_dir(follow_symlinks=False), e.is_file(follow_symlinks=False)) for e in entries)
+        except OSError:
+            continue
+        folders = []
+        for name, is_dir, is_file in listed:
+            if name.startswith("."):
+                continue
+            child = f"{rel}/{name}" if rel else name
+            if is_file and wanted(name):
+                found.append(child)
+            elif is_dir and depth + 1 < FOLDER_DEPTH:
+                folders.append(child)
+        stack.extend((f, depth + 1) for f in reversed(folders))
+    return sorted(found)[:limit]
+
+
+class TrajectoryFolder:
+    """A folder of trajectory files read in place: one unit per file, read when asked for.
+
+    Units are the files the format claims, found by :func:`walk` and sorted by path; each is
+    opened relative to a descriptor of the folder, every step ``O_NOFOLLOW`` (a link is never
+    read through), and read up to the importers' cap.
+    """
+
+    def __init__(self, path: Path, log_format: LogFormat, read: Callable[[str, bytes], RunSpec],
+                 unit_id: Callable[[str], str]) -> None:
+        self.path = path
+        self.source = path.name
+        self.fd = open_folder(path)
+        self.units = walk(path, log_format.claims)
+        if len(self.units) > MAX_UNITS:
+            os.close(self.fd)
+            raise ImportFailed(f"{path.name}: more than {MAX_UNITS:,} trajectory files, too many to read in place")
+        self.reader = read
+        self.naming = unit_id
+        self.harness_version = ""
+        self.started = ""
+        self.notes = f"{log_format.harness} trajectories read in place from {path.name}; trajectories hold no test results."
+        self.lock = threading.Lock()
+
+    def read(self, unit: str) -> RunSpec:
+        """One trajectory file's run."""
+        if self.fd < 0:
+            raise ImportFailed(f"{self.source}: closed")
+        data = read_inside(self.fd, unit, f"{self.source}/{unit}", SOURCE_CAP)
+        try:
+            return self.reader(unit, data)
+        except NotFormat as exc:
+            raise exc.about(unit) from None
+
+    def unit_id(self, unit: str) -> str:
+        """The run id a trajectory's file name asks for."""
+        return self.naming(unit)
+
+    def unit_files(self, unit: str) -> list[Path]:
+        """The unit's own file."""
+        return [self.path / unit]
+
+    def close(self) -> None:
+        """Let go of the folder."""
+        with self.lock:
+            if self.fd >= 0:
+                os.close(self.fd)
+                self.fd = -1
+
+
+def log_problem(path: Path, kind: str) -> str:
+    """Why ``path`` cannot be a log of this kind (a ``file`` or a ``folder``), never following a
+    link at its last step; "" when it can."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "not found"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISLNK(st.st_mode):
+        return "is a symbolic link (never followed: name the log itself)"
+    if kind == "folder":
+        return "" if stat.S_ISDIR(st.st_mode) else f"is {describe_mode(st.st_mode)}, not a folder of trajectories"
+    return "" if stat.S_ISREG(st.st_mode) else f"is {describe_mode(st.st_mode)}, not a log file"

@@ -19,16 +19,16 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.ids import as_text, table_at
-from reviewer.importers.sources import (
+from reviewer.model.records import record
+from reviewer.store.logs.ids import as_text, table_at
+from reviewer.store.logs.sources import (
     TEXT_CAP,
     LinkRefused,
     open_folder,
     parse_json,
     read_inside,
 )
-from reviewer.importers.spec import CheckSpec, GraderSpec, ImportFailed, NotFormat
-from reviewer.model.records import record
+from reviewer.store.logs.spec import CheckSpec, GraderSpec, ImportFailed, NotFormat
 
 GRADED = ("FAIL_TO_PASS", "PASS_TO_PASS")
 UNGRADED = ("FAIL_TO_FAIL", "PASS_TO_FAIL")

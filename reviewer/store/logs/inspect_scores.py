@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from reviewer.importers.ids import as_text, cut
-from reviewer.importers.spec import CheckSpec, GraderSpec
-from reviewer.importers.tomlsafe import json_text
+from reviewer.store.logs.ids import as_text, cut
+from reviewer.store.logs.spec import CheckSpec, GraderSpec
+from reviewer.store.logs.tomlsafe import json_text
 
 LETTERS = {"C": ("pass", "correct"), "I": ("fail", "incorrect"), "N": ("fail", "no answer"), "P": ("fail", "partially correct")}
 PASS_WORDS = frozenset({"yes", "true", "correct", "pass", "passed", "success"})

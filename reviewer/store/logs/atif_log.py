@@ -6,11 +6,11 @@ reader knows versions 1.0 to 1.8 and reads a newer 1.x as far as it knows it (wi
 Everything is read without trusting it:
 
 - a source is a file or a folder; every file is opened relative to a descriptor of the folder
-  it was found in (:func:`reviewer.importers.sources.open_inside`): no link is followed, no
+  it was found in (:func:`reviewer.store.logs.sources.open_inside`): no link is followed, no
   ``..`` or absolute path is opened, a FIFO or device is never opened;
 - a trajectory is read within a budget (:data:`TRAJECTORY_CAPS`: at most :data:`MAX_STEPS`
   steps and :data:`MAX_SUBAGENTS` embedded subagents kept, a document past the fast budget
-  walked rather than parsed whole, see :mod:`reviewer.importers.boundedjson`); what was left
+  walked rather than parsed whole, see :mod:`reviewer.store.logs.boundedjson`); what was left
   out comes back as notes;
 - a continuation (``continued_trajectory_ref``) and a subagent file
   (``subagent_trajectory_ref[].trajectory_path``) are read only when they name a file in the
@@ -27,7 +27,7 @@ Everything is read without trusting it:
 when its name starts with ``trajectory`` or its first 64 KiB name an ATIF ``schema_version``);
 a file another trajectory names as its continuation or subagent is read with that one, not as a
 run of its own. :func:`read_trajectory` reads one; :func:`iter_trajectories` yields them one at
-a time. Nothing here builds runs: :mod:`reviewer.importers.atif` does.
+a time. Nothing here builds runs: :mod:`reviewer.store.logs.atif` does.
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.boundedjson import Caps, read_object
-from reviewer.importers.ids import as_text, list_at, table_at
-from reviewer.importers.sources import (
+from reviewer.model.records import record
+from reviewer.store.logs.boundedjson import Caps, read_object
+from reviewer.store.logs.ids import as_text, list_at, table_at
+from reviewer.store.logs.sources import (
     SKIP_DIRS,
     SOURCE_CAP,
     LinkRefused,
@@ -52,8 +53,7 @@ from reviewer.importers.sources import (
     open_inside,
     read_fd,
 )
-from reviewer.importers.spec import ImportFailed, NotFormat
-from reviewer.model.records import record
+from reviewer.store.logs.spec import ImportFailed, NotFormat
 
 VERSION = re.compile(r"^ATIF-v(\d{1,4})\.(\d{1,4})$")
 NEWEST = (1, 8)

@@ -6,7 +6,9 @@ that method before 3.14, so those entries are read by hand: the central director
 its data starts, and the ``zstandard`` package decompresses it. Every entry is checked against
 its CRC-32. Zip bombs are refused: an entry count cap, a cap per entry and a cap on everything
 decompressed from one archive (per process: entries are read one at a time and dropped, so
-this bounds time, not memory), enforced while decompressing (declared sizes may lie). The
+this bounds time, not memory), enforced while decompressing (declared sizes may lie). An entry
+read again (a session reading its log in place reads a sample each time it is looked at) is
+charged once: the archive cap bounds the distinct bytes it holds, the entry cap every read. The
 archive is read from an open file, entry by entry; nothing but the entry being read is held.
 """
 
@@ -20,7 +22,7 @@ from typing import BinaryIO
 
 import zstandard
 
-from reviewer.importers.spec import NotFormat
+from reviewer.store.logs.spec import NotFormat
 
 ZSTD = 93
 MAX_ENTRIES = 100_000
@@ -41,6 +43,8 @@ class EvalZip:
         self.total_cap = total_cap
         self.entry_cap = entry_cap
         self.used = 0
+        self.charged: set[str] = set()
+        """Entries whose bytes count in :attr:`used` already."""
         self.dctx = zstandard.ZstdDecompressor()
         try:
             self.zip = zipfile.ZipFile(self.file)
@@ -60,7 +64,7 @@ class EvalZip:
         info = self.infos[name]
         if info.flag_bits & 0x1:
             raise NotFormat(f"entry {name} is encrypted")
-        budget = min(self.entry_cap, self.total_cap - self.used)
+        budget = self.entry_cap if name in self.charged else min(self.entry_cap, self.total_cap - self.used)
         data: bytes | bytearray
         if info.compress_type == ZSTD:
             data = self.read_zstd(info, budget)
@@ -68,7 +72,9 @@ class EvalZip:
             data = self.read_zipfile(info, budget)
         if zlib.crc32(data) & 0xFFFFFFFF != info.CRC:
             raise NotFormat(f"entry {name} is damaged (CRC mismatch)")
-        self.used += len(data)
+        if name not in self.charged:
+            self.charged.add(name)
+            self.used += len(data)
         return data
 
     def too_large(self, name: str) -> ArchiveTooLarge:
