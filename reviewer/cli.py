@@ -18,7 +18,8 @@ from reviewer.commands.common import (
     folder_arg,
     full_failure_id,
     open_labeller,
-    resolve_folder,
+    open_store,
+    resolve_target,
     reviewer_arg,
 )
 
@@ -94,9 +95,10 @@ PLUGINS = (
     "reviewer.commands.importcmd",
     "reviewer.commands.analysiscmd",
     "reviewer.commands.themecmd",
-    "reviewer.commands.report",
-    "reviewer.commands.serve",
+    "reviewer.commands.sharing.report",
+    "reviewer.commands.sharing.serve",
     "reviewer.commands.rescore",
+    "reviewer.commands.judge",
     "reviewer.commands.helpcmd",
 )
 PLUGIN_NAMES = {
@@ -108,9 +110,10 @@ PLUGIN_NAMES = {
     "stats": "reviewer.commands.analysiscmd",
     "score": "reviewer.commands.analysiscmd",
     "themes": "reviewer.commands.themecmd",
-    "report": "reviewer.commands.report",
-    "serve": "reviewer.commands.serve",
+    "report": "reviewer.commands.sharing.report",
+    "serve": "reviewer.commands.sharing.serve",
     "rescore": "reviewer.commands.rescore",
+    "judge": "reviewer.commands.judge",
     "help": "reviewer.commands.helpcmd",
 }
 
@@ -167,20 +170,18 @@ def app_parser(with_commands: bool = False) -> argparse.ArgumentParser:
 def cmd_check(args: argparse.Namespace) -> int:
     """reviewer check."""
     from reviewer.commands.listing import check_folder
-    from reviewer.store.sessions.store import SessionStore
     from reviewer.store.settings.config import load_settings
     from reviewer.ui.bindings import DEFAULT_KEYS
 
     settings_problems = load_settings(known_binding_ids=DEFAULT_KEYS)[1]
-    return check_folder(SessionStore(resolve_folder(args.path)), settings_problems=settings_problems)
+    return check_folder(open_store(args.path, args.labels), settings_problems=settings_problems)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     """reviewer list."""
     from reviewer.commands.listing import list_runs
-    from reviewer.store.sessions.store import SessionStore
 
-    return list_runs(SessionStore(resolve_folder(args.path)), args.json)
+    return list_runs(open_store(args.path, args.labels), args.json)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -192,7 +193,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from reviewer.store.labels import UnknownFailure
     from reviewer.store.settings.config import load_settings
 
-    labeller = open_labeller(args.path, args.reviewer)
+    labeller = open_labeller(args.path, args.reviewer, args.labels)
     fid = full_failure_id(labeller, args.failure, "show")
     if fid is None:
         return 1
@@ -242,7 +243,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"reviewer export: --format {args.format} exports verdicts; a deferred failure has none (leave out "
               "--include-deferred)", file=sys.stderr)
         return 2
-    labeller = open_labeller(args.path, "(export)")
+    labeller = open_labeller(args.path, "(export)", args.labels)
     if args.final or tool and args.reviewer is None:
         from reviewer.commands.export import collect_final
         from reviewer.model.wording import count
@@ -281,13 +282,13 @@ def run_app(argv: Sequence[str]) -> int:
     """Open the Textual app (a --failure prefix is resolved first, with suggestions on a miss; the
     scan leaves the index warm, so the app's own open is quick)."""
     args = app_parser().parse_args(argv)
-    folder = resolve_folder(args.path)
+    folder, logs = resolve_target(args.path, args.labels)
     failure = args.failure
     if failure is not None:
         from reviewer.store.labels import Labeller, LabelStore
         from reviewer.store.sessions.store import SessionStore
 
-        store = SessionStore(folder)
+        store = SessionStore(folder, logs=logs)
         store.scan()
         failure = full_failure_id(Labeller(store, LabelStore(folder, "")), failure, "--failure")
         store.save_index()
@@ -295,7 +296,7 @@ def run_app(argv: Sequence[str]) -> int:
             return 1
     from reviewer.ui.launch import launch
 
-    return launch(folder, failure=failure, reviewer=args.reviewer)
+    return launch(folder, failure=failure, reviewer=args.reviewer, logs=logs)
 
 
 def command_names() -> list[str]:

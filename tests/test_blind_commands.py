@@ -10,12 +10,17 @@ with the census that covers it; a new command that is none of these fails the la
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
 from clikit import cli
 
 from reviewer.cli import build_parser
+from reviewer.model.check import split_failure_id
+from reviewer.model.label import Verdict
+from reviewer.model.prediction import Prediction
+from reviewer.store.predictions import save_predictions
 from reviewer.store.settings.config import config_path
 
 F1 = "s1/r1#heldout:TestToRoman"
@@ -23,7 +28,10 @@ F2 = "s2/r3#heldout:test_connected"
 F3 = "s2/r3#heldout:test_trail"
 CENSUS: dict[str, list[list[str]]] = {
     "label": [["--failure", F2, "--verdict", "specification"], ["--failure", F1, "--verdict", "deferred", "--note", "mine"]],
-    "failures": [[], ["--json"], ["--unlabelled"], ["--unlabelled", "--json"], ["--task", "connected"]],
+    "failures": [[], ["--json"], ["--unlabelled"], ["--unlabelled", "--json"], ["--task", "connected"],
+                 ["--judge", "judgebot"], ["--judge", "judgebot", "--json"], ["--judge-disagrees"],
+                 ["--judged", "capability", "--json"]],
+    "judge": [["--builtin", "evidence", "--json"], ["--builtin", "evidence", "--json", "--redo", "--unlabelled"]],
     "list": [[], ["--json"]],
     "check": [[]],
 }
@@ -39,11 +47,14 @@ ELSEWHERE = {
     "commit": "commits the reviewer's own files; its message counts only those",
     "import": "writes runs, reads no labels",
     "themes": "lists themes, reads no labels",
+    "help": "prints the guides shipped in the package; reads no folder",
     "rescore": "re-runs a grader in the sandbox and prints check results; reads no labels",
     "serve": "serves the app itself: the screen census covers what it shows",
 }
-TRACES = ("bob", "carol", "secret", "capability", "2 decided", "3 decided")
-"""What the other reviewers left: their names, their notes, the verdict only they gave, their counts."""
+TRACES = ("bob", "carol", "secret", "capability", "2 decided", "3 decided", "judgebot says")
+"""What the other reviewers left: their names, their notes, the verdict only they gave, their counts;
+and a judge (``reviewer judge``) that says capability, with a rationale of its own, on every failure
+but F2 (alice's specification, where its specification may show once she has decided it)."""
 
 
 @pytest.fixture
@@ -54,6 +65,9 @@ def others_labelled(folder: Path) -> Path:
                    "--note", "bob secret").returncode == 0
     assert cli("label", str(folder), "--failure", F3, "--verdict", "specification", "--reviewer", "carol",
                "--note", "carol secret").returncode == 0
+    calls = {F1: Verdict.CAPABILITY, F2: Verdict.SPECIFICATION, F3: Verdict.CAPABILITY}
+    save_predictions(folder, "judgebot", [Prediction(*split_failure_id(fid), "judgebot", v, 0.5, "judgebot says so")
+                                          for fid, v in calls.items()])
     return folder
 
 
@@ -89,6 +103,21 @@ def test_with_blind_off_the_census_finds_the_others(others_labelled: Path) -> No
     path.write_text("blind = false\n")
     found = leaks(census(others_labelled))
     assert any(x.startswith("failures: bob") for x in found) and any("carol" in x for x in found)
+
+
+def test_a_judge_shows_where_you_decided_and_is_hidden_elsewhere(others_labelled: Path) -> None:
+    cli("label", str(others_labelled), "--failure", F2, "--verdict", "specification", "--reviewer", "alice")
+    rows = json.loads(cli("failures", str(others_labelled), "--judge", "judgebot", "--json", "--reviewer", "alice").stdout)
+    seen = {r["id"]: (r["judges"], r["judges_hidden"]) for r in rows}
+    assert seen[F2] == ([{"judge": "judgebot", "verdict": "specification", "confidence": 0.5}], 0)
+    assert seen[F1] == seen[F3] == ([], 1)
+    refused = cli("failures", str(others_labelled), "--judged", "capability", "--unlabelled", "--reviewer", "alice")
+    assert refused.returncode == 2 and "blind mode hides" in refused.stderr and refused.stdout == ""
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("blind = false\n")
+    listed = cli("failures", str(others_labelled), "--judged", "capability", "--unlabelled", "--reviewer", "alice")
+    assert listed.returncode == 0 and [ln.split()[0] for ln in listed.stdout.splitlines()[1:-1]] == [F1, F3]
 
 
 def test_disagreements_show_everyone_even_when_blind(others_labelled: Path) -> None:

@@ -38,9 +38,9 @@ def build_venv(tmp_path: Path) -> tuple[Path, Path]:
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, src / name)
-    for name in ("reviewer", "sessions", "themes"):
-        shutil.copytree(REPO / name, src / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", *WRITTEN_BY_REVIEWERS))
+    for name in ("reviewer", "sessions", "themes"):  # reviewers' files are left out of the corpus only
+        written = WRITTEN_BY_REVIEWERS if name == "sessions" else ()
+        shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", *written))
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
                            capture_output=True, text=True, check=False, timeout=600)
@@ -105,5 +105,6 @@ def test_labelling_the_bundled_corpus_writes_nothing_inside_the_installed_packag
                           cwd=checkout, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert files_under(checkout / "sessions") == before, "the label was written into the checkout's corpus"
-    saved = data / "reviewer" / "labels" / "reviewer-examples" / second.split("/")[0] / "labels" / "alice.toml"
+    second_session, second_run = second.split("#")[0].split("/")
+    saved = data / "reviewer" / "labels" / "reviewer-examples" / second_session / "labels" / "alice" / f"{second_run}.toml"
     assert second.partition("#")[2] in saved.read_text()

@@ -3,7 +3,9 @@
 ``stats [PATH] [--json] [--final | --reviewer NAME]`` prints per task and per model the
 failures, labelled, specification and capability counts (with shares and bars), pass rates as
 graded and corrected with Wilson 95% intervals, the ranking of models both ways, the estimated
-verifier false-negative rate, and each reviewer's progress. In blind mode (the ``blind``
+verifier false-negative rate, each reviewer's progress and each judge against the humans
+(``reviewer judge``: kappa with its interval, precision and recall of specification, which way it
+errs). In blind mode (the ``blind``
 setting, default on) and without ``--final`` or ``--reviewer`` it uses only the current
 reviewer's own labels and says so. ``score PREDICTIONS.toml [PATH] [--json]`` scores a predictor
 against the final verdicts beside the flag-everything baseline. Stale labels count as unlabelled.
@@ -23,16 +25,17 @@ from reviewer.model.wording import count, plural
 
 def folder_args(p: argparse.ArgumentParser) -> None:
     """``PATH`` and ``--json``."""
-    p.add_argument("path", nargs="?", type=Path, help="sessions folder (default: ./sessions when it exists, else the bundled examples)")
+    from reviewer.commands.common import folder_arg
+
+    folder_arg(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def open_store(path: Path | None):
-    """A scanned store of the folder (exits 2 when it is not a folder)."""
-    from reviewer.commands.common import resolve_folder
-    from reviewer.store.sessions.store import SessionStore
+def open_store(path: Path | None, labels: Path | None = None):
+    """A scanned store of the folder or harness log (exits 2 when it is neither)."""
+    from reviewer.commands import common
 
-    store = SessionStore(resolve_folder(path))
+    store = common.open_store(path, labels)
     store.scan()
     return store
 
@@ -78,7 +81,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from reviewer.rescore.tally import tally_json
 
     scope = resolve_scope("stats", args)
-    store = open_store(args.path)
+    store = open_store(args.path, args.labels)
     only = args.rescores_of
     if only == "me":
         from reviewer.store.settings.identity import resolve_reviewer
@@ -86,14 +89,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
         only = resolve_reviewer(getattr(args, "reviewer", None))
     stats, rescores, text = stats_with_rescores(store, scope, terminal_width(), only)
     warn("stats", [f"{count(len(store.errors), 'file')} did not load (see `reviewer check`)"] if store.errors else [])
-    warn("stats", [*stats.errors, *rescores.errors])
+    warn("stats", [*stats.errors, *rescores.errors, *stats.judge_problems])
     if args.json:
         print(json.dumps({**stats_json(stats), "repaired_by_notation": tally_json(rescores.tally),
                           "rescores_counted": {"reviewers": list(rescores.reviewers), "only": rescores.only}},
                          ensure_ascii=True, indent=2))
     else:
         sys.stdout.write(text)
-    return 1 if stats.errors else 0  # a labels file or line not read, or a duplicate: the figures are not the whole truth
+    # a labels or predictions file (or line) not read, or a duplicate: the figures are not the whole truth
+    return 1 if stats.errors or stats.judge_problems else 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -112,7 +116,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     except BadPredictions as exc:
         print(plain(f"reviewer score: {exc}"), file=sys.stderr)
         return 1
-    store = open_store(args.path)
+    store = open_store(args.path, args.labels)
     facts = collect(store)
     warn("score", facts.errors)
     score = score_predictions(predictions, facts)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from reviewer.store.labels import Labeller
+    from reviewer.store.sessions.inplace import LogSource
+    from reviewer.store.sessions.store import SessionStore
     from reviewer.store.settings.config import Settings
     from reviewer.store.settings.identity import Identity
 
@@ -55,12 +57,19 @@ def wrap_line(line: str, width: int, indent: str = "") -> str:
 
 
 def folder_arg(p: argparse.ArgumentParser) -> None:
-    """The optional sessions folder argument every command takes."""
+    """The optional sessions folder (or harness log) argument every command takes, and ``--labels``."""
     p.add_argument(
         "path",
         nargs="?",
         type=Path,
-        help="sessions folder (default: ./sessions when it exists, else the bundled examples)",
+        help="sessions folder (default: ./sessions when it exists, else the bundled examples), or a harness "
+             "log read in place: an Inspect .eval or .json log, a folder of mini-swe-agent or SWE-agent trajectories",
+    )
+    p.add_argument(
+        "--labels",
+        type=Path,
+        metavar="PATH",
+        help="for a harness log: the sessions folder that keeps its labels (default: sessions/ beside the log)",
     )
 
 
@@ -103,27 +112,51 @@ def settings_and_identity(explicit: str | None) -> tuple[Settings, Identity]:
     return settings, resolve_identity(explicit, settings.reviewer)
 
 
-def resolve_folder(path: Path | None) -> Path:
-    """The sessions folder to use; exits 2 when it is not a folder."""
+def resolve_folder(path: Path | None, labels: Path | None = None) -> Path:
+    """The sessions folder to use (for a harness log, the one that keeps its labels); exits 2 when
+    it is neither a folder nor a log."""
+    return resolve_target(path, labels)[0]
+
+
+def resolve_target(path: Path | None, labels: Path | None = None) -> tuple[Path, tuple[LogSource, ...]]:
+    """The sessions folder to use and the harness log named instead of one, if any; exits 2 when
+    ``path`` is neither a folder nor a log a registered format reads."""
     from reviewer.store.fs.paths import default_sessions
+    from reviewer.store.sessions.inplace import labels_root, named_log
 
     folder = path if path is not None else default_sessions()
-    if not folder.is_dir():
-        print(f"reviewer: {folder}: not a folder", file=sys.stderr)
+    log = named_log(folder) if path is not None else None
+    if log is not None:
+        if labels is not None and not labels.is_dir():
+            print(f"reviewer: --labels {labels}: not a folder", file=sys.stderr)
+            raise SystemExit(2)
+        return labels_root(log, labels), (log,)
+    if labels is not None:
+        print(f"reviewer: --labels is for a harness log; {folder} is a sessions folder, which keeps its own labels",
+              file=sys.stderr)
         raise SystemExit(2)
-    return folder
+    if not folder.is_dir():
+        print(f"reviewer: {folder}: not a folder (nor a harness log reviewer reads in place)", file=sys.stderr)
+        raise SystemExit(2)
+    return folder, ()
 
 
-def open_labeller(path: Path | None, reviewer: str | None):  # noqa: ANN201 - lazy import keeps start fast
-    """A scanned store and a labeller for the reviewer (None: the name from settings, git or login)."""
-    from reviewer.store.labels import Labeller, LabelStore
+def open_store(path: Path | None, labels: Path | None = None) -> SessionStore:
+    """The store of the folder (or harness log) a command names, not scanned yet."""
     from reviewer.store.sessions.store import SessionStore
 
-    folder = resolve_folder(path)
+    root, logs = resolve_target(path, labels)
+    return SessionStore(root, logs=logs)
+
+
+def open_labeller(path: Path | None, reviewer: str | None, labels: Path | None = None):  # noqa: ANN201 - lazy import keeps start fast
+    """A scanned store and a labeller for the reviewer (None: the name from settings, git or login)."""
+    from reviewer.store.labels import Labeller, LabelStore
+
+    store = open_store(path, labels)
     name = reviewer if reviewer is not None else settings_and_identity(None)[1].name
-    store = SessionStore(folder)
     store.scan()
-    return Labeller(store, LabelStore(folder, name))
+    return Labeller(store, LabelStore(store.root, name))
 
 
 def full_failure_id(labeller: Labeller, text: str, command: str) -> str | None:

@@ -12,7 +12,8 @@ from reviewer.model.sanitize import plain
 from reviewer.model.wording import count, plural
 
 if TYPE_CHECKING:
-    from reviewer.store.labels.agreement import Disagreement, PairAgreement
+    from reviewer.analysis.stats.judged import JudgeScore
+    from reviewer.store.labels.agreement import Disagreement, LabelSet, PairAgreement
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -29,11 +30,12 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     folder_arg(p)
     reviewer_arg(p)
     p.add_argument("--adjudicated", action="store_true", help="also commit the adjudications (labels/_adjudicated.toml)")
-    p = command_parser(sub, "agreement", "agreement between every pair of reviewers (percent, Cohen's kappa)",
-                       "a labels file or line could not be read, or a reviewer has two labels on one failure\n"
-                       "     (each named on stderr; the figures use what could be read, the newer of two labels)")
+    p = command_parser(sub, "agreement", "agreement between every pair of reviewers (percent, Cohen's kappa), and of every "
+                       "judge with each reviewer and the final verdicts (kappa with its interval, which way it errs)",
+                       "a labels or predictions file or line could not be read, or a reviewer has two labels on one\n"
+                       "     failure (each named on stderr; the figures use what could be read, the newer of two labels)")
     folder_arg(p)
-    p.add_argument("--json", action="store_true", help='print {"pairs": [...]} as JSON')
+    p.add_argument("--json", action="store_true", help='print {"pairs": [...], "judges": [...]} as JSON')
     p.add_argument("--list", action="store_true",
                    help="also name every failure where reviewers disagree, with each verdict and any adjudication")
     p = command_parser(
@@ -63,7 +65,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
     from reviewer.commands.common import resolve_folder, settings_and_identity
     from reviewer.store.git import GitError, commit_reviewer
 
-    root = resolve_folder(args.path)
+    root = resolve_folder(args.path, args.labels)
     _, identity = settings_and_identity(args.reviewer)
     reviewer = identity.name
     say(f"committing the labels of {identity.describe()}", err=True)
@@ -87,33 +89,67 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """reviewer agreement: a table (or JSON) of every pair of reviewers; exit 1 when a labels file has a problem."""
-    from reviewer.commands.common import resolve_folder
+    from reviewer.commands.common import resolve_target
     from reviewer.store.labels.agreement import disagreements, pairwise, read_label_set
     from reviewer.store.settings.identity import session_names
 
-    root = resolve_folder(args.path)
-    labels = read_label_set(root, session_names(root))
+    root, logs = resolve_target(args.path, args.labels)
+    sessions = [log.session for log in logs] if logs else session_names(root)
+    labels = read_label_set(root, sessions)
     for e in labels.errors:
         say(f"reviewer agreement: {e}", err=True)
     status = 1 if labels.errors else 0
     pairs = pairwise(labels)
-    found = disagreements(root, session_names(root), labels) if args.list else []
+    found = disagreements(root, sessions, labels) if args.list else []
+    judges, problems = judge_scores(root, labels)
+    for e in problems:
+        say(f"reviewer agreement: {e}", err=True)
+    status = 1 if problems else status
     if args.json:
-        doc: dict[str, object] = {"pairs": [p.as_json() for p in pairs]}
+        doc: dict[str, object] = {"pairs": [p.as_json() for p in pairs], "judges": [j.as_json() for j in judges]}
         if args.list:
             doc["disagreements"] = [disagreement_json(d) for d in found]
         sys.stdout.write(json.dumps(doc, ensure_ascii=True, sort_keys=False) + "\n")
         return status
     if not pairs:
         say(f"fewer than two reviewers have labels in {root}")
-        return status
-    print_pairs(pairs)
+    else:
+        print_pairs(pairs)
+    if judges:
+        from reviewer.analysis.stats.judged import render_judges
+
+        say("")
+        for line in render_judges(judges):
+            say(line)
     if args.list:
         say(f"\n{len(found)} failure{'s' if len(found) != 1 else ''} where reviewers disagree"
             + (":" if found else ""))
         for d in found:
             say("  " + disagreement_line(d))
     return status
+
+
+def judge_scores(root: Path, labels: LabelSet) -> tuple[tuple[JudgeScore, ...], tuple[str, ...]]:
+    """Every judge (``reviewer judge``) against the final verdicts and each reviewer's labels, and the
+    problems of the predictions files (none read: nothing is scanned)."""
+    from reviewer.store.predictions import read_predictions
+    from reviewer.store.settings.identity import session_names
+
+    found = read_predictions(root, session_names(root))
+    if not found.by_judge:
+        return (), found.problems
+    from reviewer.analysis.stats.facts import collect
+    from reviewer.analysis.stats.judged import FINAL, facts_truth, fresh_predictions, reviewer_truths, score_all
+    from reviewer.store.sessions.store import SessionStore
+
+    store = SessionStore(root)
+    store.scan()
+    facts = collect(store)
+    current = {f.key for f in facts.failures}
+    truths = [(FINAL, facts_truth(facts)), *reviewer_truths(labels.by_failure, current)]
+    scores = score_all(fresh_predictions(store, found), truths)
+    store.save_index()
+    return scores, found.problems
 
 
 def disagreement_json(d: Disagreement) -> dict[str, object]:
@@ -159,7 +195,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     )
 
     _, identity = settings_and_identity(args.reviewer)
-    labeller = open_labeller(args.path, identity.name)
+    labeller = open_labeller(args.path, identity.name, args.labels)
     fid = full_failure_id(labeller, args.failure, "adjudicate")
     if fid is None:
         return 1

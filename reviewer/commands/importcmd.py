@@ -143,19 +143,19 @@ def build_session(args: argparse.Namespace):
     """Run the importer the format names."""
     sources = unique_paths(args.sources)
     if args.format == "inspect":
-        from reviewer.importers.inspect_ai import import_inspect
+        from reviewer.store.logs.inspect_ai import import_inspect
 
         return import_inspect(sources, args.session, args.model)
     if args.format == "swe-agent":
-        from reviewer.importers.swe_agent import import_swe_agent
+        from reviewer.store.logs.swe_agent import import_swe_agent
 
         return import_swe_agent(sources, args.session, args.swebench, args.model)
     if args.format == "mini-swe-agent":
-        from reviewer.importers.mini_swe import import_mini_swe
+        from reviewer.store.logs.mini_swe import import_mini_swe
 
         return import_mini_swe(sources, args.session, args.model)
     if args.format == "atif":
-        from reviewer.importers.atif import import_atif
+        from reviewer.store.logs.atif import import_atif
 
         return import_atif(sources, args.session, args.model)
     from reviewer.importers.testoutput import import_test_output
@@ -222,8 +222,8 @@ def one_line(text: str) -> str:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """reviewer import."""
-    from reviewer.importers.spec import ImportFailed, NotFormat
     from reviewer.importers.writer import write_session
+    from reviewer.store.logs.spec import ImportFailed, NotFormat
 
     problem = check_usage(args)
     if problem:

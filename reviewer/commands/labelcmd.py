@@ -60,7 +60,7 @@ def label_failure(args: argparse.Namespace) -> int:
     from reviewer.store.labels import SaveFailed
 
     _, identity = settings_and_identity(args.reviewer)
-    labeller = open_labeller(args.path, identity.name)
+    labeller = open_labeller(args.path, identity.name, args.labels)
     fid = full_failure_id(labeller, args.failure, "label")
     if fid is None:
         return 1

@@ -42,10 +42,11 @@ from reviewer.rescore.engine import Grading, NotRerunnable, Options, Rescore, gr
 from reviewer.rescore.sandbox import Cancelled, Limits, SandboxUnavailable
 from reviewer.rescore.wire import perform, read_result, read_worker_check, worker_check
 from reviewer.store.sessions.protocol import Store
+from reviewer.store.sessions.store import SessionStore
 
 if TYPE_CHECKING:
     from reviewer.analysis.evidence.engine import Evidence
-from reviewer.store.sessions.store import SessionStore
+    from reviewer.store.sessions.inplace import LogSource
 
 EXIT = """exit status:
   0  every re-score (or observation) ran and was saved (whether or not a check flipped)
@@ -311,7 +312,7 @@ def sandbox_problems(executor: Executor) -> list[str]:
 
 def cmd_rescore(args: argparse.Namespace) -> int:
     """reviewer rescore."""
-    from reviewer.commands.common import resolve_folder
+    from reviewer.commands.common import resolve_target
 
     try:
         repairs = tuple(parse_repair(text) for text in args.repair or ())
@@ -329,12 +330,12 @@ def cmd_rescore(args: argparse.Namespace) -> int:
         print("reviewer rescore: --jobs is for this machine; on a cluster each worker runs as many re-scores as it has "
               "threads (dask worker --nthreads)", file=sys.stderr)
         return 2
-    folder = resolve_folder(args.path)
+    folder, logs = resolve_target(args.path)
     executor = open_executor(args)
     if isinstance(executor, int):
         return executor
     try:
-        return rescore_on(executor, folder, args, repairs)
+        return rescore_on(executor, folder, logs, args, repairs)
     finally:
         executor.close()
 
@@ -375,12 +376,14 @@ def open_executor(args: argparse.Namespace) -> Executor | int:
     return executor
 
 
-def rescore_on(executor: Executor, folder: Path, args: argparse.Namespace, repairs: tuple[Repair, ...]) -> int:
-    """Plan, run on ``executor``, save and print; the exit status."""
+def rescore_on(executor: Executor, folder: Path, logs: tuple[LogSource, ...], args: argparse.Namespace,
+               repairs: tuple[Repair, ...]) -> int:
+    """Plan, run on ``executor``, save and print; the exit status (``logs``: a harness log named
+    instead of a folder, read in place)."""
     from reviewer.rescore.record import save, save_observations
     from reviewer.store.settings.identity import resolve_reviewer
 
-    store = SessionStore(folder)
+    store = SessionStore(folder, logs=logs)
     store.scan()
     reviewer = resolve_reviewer(args.reviewer)
     planned = observing(store, args) if args.observe else plan(store, args, repairs)

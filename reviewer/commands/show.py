@@ -3,8 +3,8 @@
 The Evidence section is the :class:`~reviewer.analysis.evidence.strip.EvidenceReport` the app's strip
 draws, so the two never disagree. Computing it is bounded: it is stopped after
 :data:`EVIDENCE_SECONDS` (the rest of the output is still printed, with a note). Other
-reviewers' verdicts are shown only when blind mode is off (setting ``blind``, default true)
-or this reviewer has decided the failure.
+reviewers' verdicts, and the judges' predictions, are shown only when blind mode is off (setting
+``blind``, default true) or this reviewer has decided the failure.
 """
 
 from __future__ import annotations
@@ -82,6 +82,20 @@ def others_text(view: FailureView) -> str:
     return out
 
 
+def judges_text(view: FailureView) -> str:
+    """The judges' predictions as the reviewer may see them (hidden in blind mode until decided)."""
+    judged = view.marks.judges
+    if judged.hidden:
+        return "judges hidden (blind mode: decide this failure, or set blind = false, to see their predictions)\n"
+    out = []
+    for p in judged.shown:
+        said = "abstains" if p.verdict is None else p.verdict.value
+        sure = f" ({round(p.confidence * 100)}% sure)" if p.confidence is not None else ""
+        out.append(f"judge {plain(p.judge)}: {said}{sure} at {plain(p.predicted_at)}"
+                   + (f": {cap_text(plain(p.rationale), 1, 300).text}" if p.rationale else "") + "\n")
+    return "".join(out)
+
+
 def show_failure(labeller: Labeller, failure_id: str, blind: bool = True, tab_size: int = TAB_STOP) -> str:
     """Render the brief, code, grader, evidence and transcript of a failure as plain text.
 
@@ -103,6 +117,7 @@ def show_failure(labeller: Labeller, failure_id: str, blind: bool = True, tab_si
     else:
         out.append("label none\n")
     out.append(others_text(view))
+    out.append(judges_text(view))
     brief = view.brief
     out.append(section("Brief", "(no brief recorded)" if brief is None else brief.error or cap_text(plain(brief.text, tab_size)).text))
     attempt = view.code.attempt
@@ -155,6 +170,10 @@ def show_json(labeller: Labeller, failure_id: str, blind: bool = True) -> dict[s
         "label": None if view.marks.label is None else {"verdict": view.marks.label.verdict.value, "stale": view.marks.stale},
         "others_hidden": hidden,
         "others": [{"reviewer": json_text(o.reviewer), "verdict": o.verdict.value} for o in others.shown if o.reviewer != others.me],
+        "judges_hidden": bool(view.marks.judges.hidden),
+        "judges": [{"judge": json_text(p.judge), "verdict": p.verdict.value if p.verdict else None, "confidence": p.confidence,
+                    "rationale": json_text(p.rationale), "predicted_at": json_text(p.predicted_at)}
+                   for p in view.marks.judges.shown],
         "evidence": evidence_json(ev, found) if ev is not None else None,
         "evidence_error": problem,
     }

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.importers.ids import safe_id
-from reviewer.importers.sources import read_code_folder, read_source, read_text_source
-from reviewer.importers.spec import AttemptSpec, GraderSpec, ImportedSession, NotFormat, RunSpec, TurnSpec
 from reviewer.model.wording import count
 from reviewer.parsers import go_test, junit, parse_output, pytest_text
+from reviewer.store.logs.ids import safe_id
+from reviewer.store.logs.sources import read_code_folder, read_source, read_text_source
+from reviewer.store.logs.spec import AttemptSpec, GraderSpec, ImportedSession, NotFormat, RunSpec, TurnSpec
 
 NO_BRIEF = "_No brief was recorded for this run: `reviewer import` was run without `--brief FILE`._\n"
 HARNESS = {"go-test": "go test", "junit": "JUnit XML", "pytest": "pytest"}

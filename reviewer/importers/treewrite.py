@@ -25,9 +25,9 @@ from dataclasses import field
 from types import TracebackType
 from typing import Any
 
-from reviewer.importers.layout import Files, run_files
-from reviewer.importers.spec import ImportFailed, Job, RunSpec, UnitFunc
 from reviewer.model.records import record
+from reviewer.store.logs.layout import Files, run_files
+from reviewer.store.logs.spec import ImportFailed, Job, RunSpec, UnitFunc
 
 WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

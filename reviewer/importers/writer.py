@@ -28,9 +28,6 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from reviewer.importers.ids import UniqueIds, fix_text
-from reviewer.importers.spec import ImportedSession, ImportFailed
-from reviewer.importers.tomlsafe import dumps
 from reviewer.importers.treewrite import (
     DIR_FLAGS,
     Made,
@@ -45,6 +42,9 @@ from reviewer.store.fs.atomic import folder_lock, fsync_dir
 from reviewer.store.fs.nofollow import LinkOnPath, check_dir, ensure_dir
 from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
 from reviewer.store.fs.untrusted import MANIFEST_CAP, Unreadable, read_capped
+from reviewer.store.logs.ids import UniqueIds, fix_text
+from reviewer.store.logs.spec import ImportedSession, ImportFailed
+from reviewer.store.logs.tomlsafe import dumps
 from reviewer.store.sessions.scan import RESERVED_DIRS
 
 Progress = Callable[[int, int], None]

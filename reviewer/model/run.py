@@ -34,7 +34,13 @@ class LoadError:
 
 @record
 class Session:
-    """One harness invocation."""
+    """One harness invocation.
+
+    Attributes:
+        log: the harness's own log the runs are read from in place (relative to the sessions root,
+            or as named on the command line), "" for a session of run folders.
+        log_format: that log's format (``inspect``, ``mini-swe-agent`` ...).
+    """
 
     id: str
     harness: str = ""
@@ -43,6 +49,8 @@ class Session:
     models: tuple[str, ...] = ()
     notes: str = ""
     manifest: str = ""
+    log: str = ""
+    log_format: str = ""
 
 
 @record

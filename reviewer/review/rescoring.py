@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from reviewer.model import Failure, Run
+from reviewer.model.observation import Invocation
 from reviewer.model.records import record
 from reviewer.model.repair import BadRepair, Repair, describe_repair, parse_repair
 from reviewer.model.rerun import parse_runtime
@@ -206,6 +207,47 @@ def shown_from(r: Rescore, reviewer: str, saved: str) -> Shown:
                  r.flipped, r.reproduced, True, r.notes, saved)
 
 
+@record
+class Observed:
+    """The latest observation of a failure's grading, as the Grader pane shows it: the runs of the
+    program the failing check made (every run when the grader did not say which check made each).
+
+    Attributes:
+        failure_id: the failure it is shown for.
+        summary: ``5 runs of roman.py observed, 2 ended with an error``.
+        at: when it was observed.
+        reviewer: whose record it was read from.
+        runs: the runs of this check.
+        of_all: how many runs the whole grading made.
+        stopped: why the sandbox stopped the grader ("" when it ended by itself).
+    """
+
+    failure_id: str
+    summary: str
+    at: str
+    reviewer: str
+    runs: tuple[Invocation, ...]
+    of_all: int
+    stopped: str = ""
+
+
+def read_observed(root: Path, failure_id: str) -> Observed | None:
+    """The latest observation of the failure's grading by any reviewer (None: none, or unreadable)."""
+    from reviewer.model.check import split_failure_id
+    from reviewer.rescore.record import latest_observation
+
+    try:
+        session, run, check = split_failure_id(failure_id)
+        grader, _, check_key = check.partition(":")
+        seen = latest_observation(root, f"{session}/{run}#{grader}")
+    except (OSError, ValueError):
+        return None
+    if seen is None:
+        return None
+    return Observed(failure_id, seen.summary(), seen.at, seen.reviewer, seen.for_check(check_key),
+                    len(seen.invocations), seen.stopped)
+
+
 def shown_entry(e: Entry, failure_id: str) -> Shown:
     """A record entry as shown."""
     described = []
@@ -242,6 +284,8 @@ class Rescoring:
         self.running: Running | None = None
         self.known = LRU(256)
         """failure id -> the latest :class:`Shown` (a fresh one wins over the record), or False: none."""
+        self.seen = LRU(256)
+        """failure id -> the latest :class:`Observed` of its grading, or False: none."""
         self.offered: set[str] = set()
         """Failures whose fresh re-score the note dialog has already offered."""
 
@@ -410,15 +454,27 @@ class Rescoring:
             out = out.then(saying(plain(f"The re-score was not saved: {done.unsaved}"), "Re-score", "error", 20))
         return out
 
-    def recorded(self, failure_id: str, shown: Shown | None) -> None:
-        """A failure's record was read (a fresh result of this app is not replaced by it)."""
+    def recorded(self, failure_id: str, shown: Shown | None, observed: Observed | None = None) -> None:
+        """A failure's record and latest observation were read (a fresh result of this app is not
+        replaced by the record)."""
         current = self.known.get(failure_id)
         if not (isinstance(current, Shown) and current.fresh):
             self.known.put(failure_id, shown if shown is not None else False)
+        self.seen.put(failure_id, observed if observed is not None else False)
 
     def wants_record(self, failure_id: str) -> bool:
-        """True when a failure's record was not read yet."""
-        return bool(failure_id) and self.known.get(failure_id) is None
+        """True when a failure's record or observation was not read yet."""
+        return bool(failure_id) and (self.known.get(failure_id) is None or self.seen.get(failure_id) is None)
+
+    def observed_for(self, failure_id: str) -> Observed | None:
+        """The observation to show for a failure, if any."""
+        found = self.seen.get(failure_id)
+        return found if isinstance(found, Observed) else None
+
+    def forget_observations(self) -> None:
+        """The program was just observed (an observation, or a re-score's control run): every
+        failure's observation is read again when next shown."""
+        self.seen = LRU(256)
 
     def shown_for(self, failure_id: str) -> Shown | None:
         """The re-score to show for a failure, if any."""

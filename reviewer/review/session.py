@@ -22,6 +22,7 @@ from reviewer.model.sanitize import one_line
 from reviewer.review.analyses import Analyses
 from reviewer.review.decisions import Decisions
 from reviewer.review.gitstate import GitState
+from reviewer.review.judging import JudgeWalks
 from reviewer.review.moving import opening
 from reviewer.review.moving.moves import Arrival, MoveRequest, count_toward
 from reviewer.review.moving.walking import EVERY_FAILURE, Walking
@@ -74,6 +75,9 @@ class ReviewSession:
         self.git = GitState()
         self.walking = Walking()
         self.team = Team(store, labeller, self.reviewers, self.git, self.walking)
+        self.judges = JudgeWalks(self.reviewers, self.walking, lambda fid: self.decisions.label(fid),
+                                 lambda fid: self.decisions.decided(fid), lambda: self.folder.listing.order)
+        """``P``: the walks the judges' predictions steer."""
         self.folder = Folder(store, labeller)
         self.auto_advance = auto_advance
         self.start_failure = start_failure
@@ -342,7 +346,8 @@ class ReviewSession:
         fid = selection.failure_id
         mine = self.decisions.label(fid) if fid else None
         everyone = self.walking.disagreements
-        return Marks(verdicts, mine, verdicts.get(fid) == "stale", self.reviewers.others(fid, mine, everyone))
+        return Marks(verdicts, mine, verdicts.get(fid) == "stale", self.reviewers.others(fid, mine, everyone),
+                     self.reviewers.judges(fid, mine, everyone))
 
     def view(self, selection: Selection) -> FailureView | None:
         """Read what the panes show for a selection (reads the disk); None when its run is gone."""

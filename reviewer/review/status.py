@@ -12,6 +12,7 @@ from reviewer.model.sanitize import one_line
 from reviewer.model.wording import count
 from reviewer.review.decisions import Decisions
 from reviewer.review.gitstate import GitState
+from reviewer.review.judging import JudgeWalks
 from reviewer.review.moving.walking import Walking
 from reviewer.review.moving.walks import Disagreements, ListedRuns, ListWalk
 from reviewer.review.outcome import SEPARATOR, Part
@@ -32,6 +33,7 @@ class StatusSource(Protocol):
     reviewers: Reviewers
     decisions: Decisions
     git: GitState
+    judges: JudgeWalks
 
     def listed_runs(self) -> ListedRuns:
         """The run list as the walks see it."""
@@ -101,6 +103,13 @@ def walk_parts(session: StatusSource) -> list[Part]:
         if settled:
             parts.append((f" ({settled} adjudicated)", "muted"))
         return parts
+    judges = session.judges.mode
+    if judges == "doubts":
+        return [SEPARATOR, ("judges' doubts first", "bold accent"), (" (P)", "muted")]
+    if judges:
+        number, total = walk.position(session.listed_runs(), here) if isinstance(walk, ListWalk) else (0, 0)
+        position = f"{number} of {total}" if number else count(total, "failure")
+        return [SEPARATOR, (f"{judges} {position}", "bold accent"), (" (P)", "muted")]
     cluster = session.walking.cluster
     if isinstance(walk, ListWalk) and cluster is not None:
         number, total = walk.position(session.listed_runs(), here)

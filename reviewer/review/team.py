@@ -32,7 +32,8 @@ class Team:
         errors = self.reviewers.take(snapshot)
         out = NOTHING
         if errors:
-            out = saying("Some labels files could not be read: " + one_line("; ".join(errors), 400), "Reviewers", "warning")
+            out = saying("Some labels or predictions files could not be read: " + one_line("; ".join(errors), 400),
+                         "Reviewers", "warning")
         if self.walking.want_disagreements:
             out = out.then(self.walking.follow_disagreements(snapshot, listed, here))
         return out.then(asking_for(Work.RELABEL))
@@ -45,11 +46,11 @@ class Team:
         return asking_for(Work.REVIEWERS)
 
     def reveal(self, failure_id: str) -> Outcome:
-        """``r``: show the other reviewers' verdicts on this failure before labelling it."""
+        """``r``: show the other reviewers' verdicts (and the judges' predictions) on this failure before labelling it."""
         if not failure_id:
             return saying("No failure selected.", bell=True)
         if not self.reviewers.has_others(failure_id):
-            return saying("No other reviewer has labelled this failure.")
+            return saying("No other reviewer (or judge) has labelled this failure.")
         self.reviewers.revealed.add(failure_id)
         return asking_for(Work.RELABEL)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Mapping
 from reviewer.model import Attempt, AttemptFile, Check, Failure, GraderRecord, Run, Turn, check_id
 from reviewer.model.label import Label
 from reviewer.model.records import record
-from reviewer.review.reviewers import NOBODY, Others
+from reviewer.review.reviewers import NO_JUDGES, NOBODY, Judged, Others
 from reviewer.review.selection import Selection, grader_of
 from reviewer.store.fs.untrusted import TextBlob
 from reviewer.store.sessions.protocol import Store
@@ -69,12 +69,14 @@ class Marks:
         label: the reviewer's label on the current failure.
         stale: that label's evidence changed since.
         others: what may be shown of the other reviewers on the current failure.
+        judges: what may be shown of the judges' predictions on the current failure.
     """
 
     verdicts: Mapping[str, str] = field(default_factory=dict)
     label: Label | None = None
     stale: bool = False
     others: Others = NOBODY
+    judges: Judged = NO_JUDGES
 
 
 @record

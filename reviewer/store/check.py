@@ -8,7 +8,7 @@ from reviewer.model import LoadError, Run
 from reviewer.model.rerun import Rerun
 from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
 from reviewer.parsers.unreadable import reason as unreadable_reason
-from reviewer.store.fs.untrusted import Unreadable, read_capped, resolve_inside
+from reviewer.store.fs.untrusted import Unreadable, resolve_inside
 from reviewer.store.sessions.protocol import Store
 
 
@@ -20,7 +20,7 @@ def check_ref(store: Store, run: Run, ref: str, what: str, problems: list[LoadEr
         problems.append(LoadError(run.manifest, f"{what} {ref}: {exc}"))
         return
     try:
-        read_capped(store.root, ref, cap=0)
+        store.raw(ref, 0)
     except Unreadable as exc:
         problems.append(LoadError(ref, f"{what} {exc} (named in {run.manifest})"))
 
@@ -103,7 +103,8 @@ def validate(store: Store) -> list[LoadError]:
     corpus = store.scan()
     problems = list(corpus.errors)
     if not corpus.runs and not problems:
-        problems.append(LoadError(".", "no runs found (expected <session>/runs/<run>/run.toml)"))
+        problems.append(LoadError(".", "no runs found (expected <session>/runs/<run>/run.toml, or a log named in "
+                                       "<session>/session.toml's [log])"))
     for run in corpus.runs:
         problems.extend(validate_run(store, run))
     problems.extend(label_problems(store, sorted(corpus.sessions)))

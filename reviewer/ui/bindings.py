@@ -129,11 +129,15 @@ TABLE: tuple[Entry, ...] = (
           "Step j/k only through failures where reviewers disagree (press again for every failure)"),
     entry(REVIEWERS, "A", "screen.adjudicate", "Adjudicate", "adjudicate",
           "Record the final verdict of this failure where reviewers disagree"),
+    entry(REVIEWERS, "P", "screen.judges_walk", "Judges' walks", "judges-walk",
+          "Walks the judges steer (reviewer judge): the next unlabelled failure is the one they doubt most, then the "
+          "failures they decide otherwise than you, then (blind mode off) those they call specification; again: off"),
     entry(APP, "question_mark", "screen.help", "Help", "help", "Show every key", show=True),
     entry(APP, "q,ctrl+q", "quit", "Quit", "quit", "Quit reviewer", show=True),
 )
 
 PALETTE_NAMES: dict[str, str] = {"rescore": "Re-score with the proposed repair",
+                                  "judges-walk": "Judges: doubts first, disagreements with me, judged specification",
                                   "grader-raw-output": "Grader output: raw or decoded"}
 """Binding id -> the command palette's name where it says more than the footer's word."""
 

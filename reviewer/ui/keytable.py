@@ -1,8 +1,11 @@
-"""The README's key tables, generated from the app's binding table so they never drift.
+"""The key tables of the keys guide and the README, generated from the app's binding table so
+they never drift.
 
-``python -m reviewer.ui.keytable`` prints them; ``--write README.md`` replaces the part of
-README between the markers; ``--check README.md`` exits 1 when that part is out of date (a test
-runs the same comparison).
+Two blocks, each between its markers: the full tables (every key, its binding id for a keymap, what
+it does) in ``reviewer/docs/keys.md``, and a compact one (a row per group, each key with its short
+name) in ``README.md``. ``python -m reviewer.ui.keytable`` prints the full tables; ``--write FILE``
+replaces every block FILE holds; ``--check FILE`` exits 1 when one is out of date (a test runs
+the same comparison on both files).
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-BEGIN = "<!-- keys: generated from reviewer/ui/bindings.py by `python -m reviewer.ui.keytable --write README.md` -->"
+BEGIN = "<!-- keys: generated from reviewer/ui/bindings.py by `python -m reviewer.ui.keytable --write FILE` -->"
 END = "<!-- /keys -->"
+COMPACT_BEGIN = "<!-- compact keys: generated from reviewer/ui/bindings.py by `python -m reviewer.ui.keytable --write FILE` -->"
+COMPACT_END = "<!-- /compact keys -->"
 NAMES = {"slash": "/", "backslash": "\\", "minus": "-", "plus": "+", "underscore": "_", "at": "@"}
 
 
@@ -78,29 +83,59 @@ def generated() -> str:
     return "\n".join(lines)
 
 
-def current(readme: str) -> str | None:
-    """The generated block as README has it now, or None when the markers are missing."""
-    start = readme.find(BEGIN)
-    end = readme.find(END, start)
-    if start < 0 or end < 0:
+def compact() -> str:
+    """The compact block, markers included: one row per group of the main table, each key with its
+    short name (the keys of one screen or widget are in the full tables)."""
+    from reviewer.ui.bindings import TABLE
+
+    groups: dict[str, list[str]] = {}
+    for e in TABLE:
+        groups.setdefault(e.section, []).append(f"{keys_cell(e.binding.key)} {cell(e.binding.description).lower()}")
+    rows = [f"| {cell(section)} | {' · '.join(keys)} |" for section, keys in groups.items()]
+    return "\n".join([COMPACT_BEGIN, "| group | keys |", "|---|---|", *rows, COMPACT_END])
+
+
+BLOCKS = ((BEGIN, END, generated), (COMPACT_BEGIN, COMPACT_END, compact))
+"""Each generated block: its markers and what it holds."""
+
+
+def block(text: str, begin: str = BEGIN, end: str = END) -> str | None:
+    """The block between ``begin`` and ``end`` as ``text`` has it now, or None when the markers are missing."""
+    start = text.find(begin)
+    stop = text.find(end, start)
+    if start < 0 or stop < 0:
         return None
-    return readme[start:end + len(END)]
+    return text[start:stop + len(end)]
 
 
-def updated(readme: str) -> str:
-    """README with its block replaced by :func:`generated` (ValueError without the markers)."""
-    block = current(readme)
-    if block is None:
-        raise ValueError(f"README has no {BEGIN!r} ... {END!r} block")
-    return readme.replace(block, generated(), 1)
+def current(readme: str) -> str | None:
+    """The full tables' block as a file has it now, or None when the markers are missing."""
+    return block(readme)
+
+
+def stale(text: str) -> list[str]:
+    """The first marker of every block ``text`` holds that differs from what is generated now."""
+    return [begin for begin, end, make in BLOCKS if (now := block(text, begin, end)) is not None and now != make()]
+
+
+def updated(text: str) -> str:
+    """``text`` with every block it holds replaced by what is generated now (ValueError when it holds none)."""
+    found = False
+    for begin, end, make in BLOCKS:
+        now = block(text, begin, end)
+        if now is not None:
+            text, found = text.replace(now, make(), 1), True
+    if not found:
+        raise ValueError(f"no {BEGIN!r} or {COMPACT_BEGIN!r} block to replace")
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print, write or check the key tables; exit 1 when --check finds README out of date."""
     parser = argparse.ArgumentParser(prog="python -m reviewer.ui.keytable", description=__doc__.split("\n")[0])
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--write", metavar="README", type=Path, help="replace the generated block of this file")
-    group.add_argument("--check", metavar="README", type=Path, help="exit 1 when this file's block is out of date")
+    group.add_argument("--write", metavar="FILE", type=Path, help="replace the generated blocks of this file")
+    group.add_argument("--check", metavar="FILE", type=Path, help="exit 1 when a block of this file is out of date")
     args = parser.parse_args(argv)
     if args.write is None and args.check is None:
         print(generated())
@@ -108,8 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     path = args.write or args.check
     text = path.read_text(encoding="utf-8")
     if args.check is not None:
-        ok = current(text) == generated()
-        print(f"{path}: key tables {'up to date' if ok else 'out of date: run with --write'}", file=sys.stderr)
+        held = [begin for begin, end, _ in BLOCKS if block(text, begin, end) is not None]
+        ok = bool(held) and not stale(text)
+        print(f"{path}: key tables {'up to date' if ok else 'out of date: run with --write' if held else 'missing'}",
+              file=sys.stderr)
         return 0 if ok else 1
     path.write_text(updated(text), encoding="utf-8")
     return 0

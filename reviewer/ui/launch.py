@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 if TYPE_CHECKING:
     from reviewer.review.session import ReviewSession
     from reviewer.store.labels import Labeller
+    from reviewer.store.sessions.inplace import LogSource
     from reviewer.store.sessions.protocol import Store
     from reviewer.store.settings.config import Settings
     from reviewer.ui.app import ReviewApp
@@ -70,8 +71,10 @@ def tune_collector() -> None:
     gc.set_threshold(GC_YOUNG, 20, 100)
 
 
-def launch(folder: Path, failure: str | None = None, reviewer: str | None = None) -> int:
-    """Open the review app on a sessions folder; returns the exit status.
+def launch(folder: Path, failure: str | None = None, reviewer: str | None = None,
+           logs: "Sequence[LogSource]" = ()) -> int:
+    """Open the review app on a sessions folder (``logs``: harness logs named instead, read in place,
+    their labels in ``folder``); returns the exit status.
 
     No cyclic collection until the app runs: the imports and the session make objects that live as
     long as the process, and each collection on the way walked them all again (the UI's import
@@ -81,12 +84,12 @@ def launch(folder: Path, failure: str | None = None, reviewer: str | None = None
     try:
         from reviewer.store.sessions import prescan
 
-        child = prescan.start(Path(folder))  # first, while the process has one thread
+        child = prescan.start(Path(folder), logs)  # first, while the process has one thread
         from reviewer.store.sessions.store import SessionStore
         from reviewer.store.settings.config import load_settings
 
         settings, _ = load_settings()  # what the session needs; the keys are checked below, with the UI
-        session, vocabulary_warning = build_session(SessionStore(Path(folder)), reviewer, failure, settings)
+        session, vocabulary_warning = build_session(SessionStore(Path(folder), logs=logs), reviewer, failure, settings)
         from reviewer.ui.startup.early_scan import EarlyScan
 
         early = EarlyScan(session, child)

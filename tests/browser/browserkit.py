@@ -323,7 +323,7 @@ REFERENCE_SERVER = """
 import asyncio, sys
 from pathlib import Path
 from textual_serve.server import Server
-from reviewer.commands.serve import app_command, listen, run
+from reviewer.commands.sharing.serve import app_command, listen, run
 sock = listen("127.0.0.1", 0)
 port = sock.getsockname()[1]
 server = Server(app_command(Path(sys.argv[1]), sys.argv[2]), host="127.0.0.1", port=port)

@@ -18,8 +18,8 @@ from browserkit import children, local_url, serve_argv, serving
 textual_serve = pytest.importorskip("textual_serve", reason="reviewer serve needs textual-serve (pip install '.[test]')")
 aiohttp = pytest.importorskip("aiohttp")
 
-from reviewer.commands.serve import app_command, is_loopback  # noqa: E402
-from reviewer.commands.serve_web import PageScriptChanged, host_name, inert_links_script  # noqa: E402
+from reviewer.commands.sharing.serve import app_command, is_loopback  # noqa: E402
+from reviewer.commands.sharing.serve_web import PageScriptChanged, host_name, inert_links_script  # noqa: E402
 
 
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str, dict[str, str]]:
@@ -259,8 +259,8 @@ Fails().run()
 SERVER = """
 import asyncio, sys
 from pathlib import Path
-from reviewer.commands.serve import listen, run
-from reviewer.commands.serve_web import ReviewerServer
+from reviewer.commands.sharing.serve import listen, run
+from reviewer.commands.sharing.serve_web import ReviewerServer
 sock = listen("127.0.0.1", 0)
 port = sock.getsockname()[1]
 server = ReviewerServer(sys.argv[1], "t", sys.argv[2], True, "127.0.0.1", port, errors=Path(sys.argv[3]))

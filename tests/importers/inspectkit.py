@@ -129,6 +129,7 @@ def header() -> dict[str, Any]:
         "version": 2,
         "status": "success",
         "eval": {
+            "eval_id": "EvalCodeGen42",
             "run_id": "RunCodeGen42",
             "created": "2026-11-02T10:00:00+00:00",
             "task": "demo/codegen",

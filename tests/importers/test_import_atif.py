@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from importkit import checked, listed, run_cli, snapshot
 
-from reviewer.importers.atif_log import MAX_STEPS, find_trajectories, iter_trajectories
-from reviewer.importers.spec import NotFormat
+from reviewer.store.logs.atif_log import MAX_STEPS, find_trajectories, iter_trajectories
+from reviewer.store.logs.spec import NotFormat
 from reviewer.store.sessions.store import SessionStore
 
 FIXTURES = Path(__file__).resolve().parent / "atif"

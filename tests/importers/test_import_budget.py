@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from importkit import checked, listed, run_cli, snapshot
 
-from reviewer.importers import boundedjson, inspect_log
-from reviewer.importers.boundedjson import Caps, container_end, read_object
-from reviewer.importers.spec import NotFormat
-from reviewer.importers.tomlsafe import (
+from reviewer.store.logs import boundedjson, inspect_log
+from reviewer.store.logs.boundedjson import Caps, container_end, read_object
+from reviewer.store.logs.spec import NotFormat
+from reviewer.store.logs.tomlsafe import (
     dumps,
     has_carriage_return,
     sort_tables,

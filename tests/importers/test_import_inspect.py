@@ -20,8 +20,8 @@ from inspectkit import (
     write_zstd_zip,
 )
 
-from reviewer.importers.evalzip import ArchiveTooLarge, EvalZip
-from reviewer.importers.spec import NotFormat
+from reviewer.store.logs.evalzip import ArchiveTooLarge, EvalZip
+from reviewer.store.logs.spec import NotFormat
 from reviewer.store.sessions.store import SessionStore
 
 WRITERS = {"json": write_json_log, "zstd": write_zstd_eval, "deflate": write_deflate_eval}

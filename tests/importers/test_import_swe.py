@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from importkit import checked, failure_ids, listed, run_cli
 
-from reviewer.importers.swebench import report_checks
+from reviewer.store.logs.swebench import report_checks
 from reviewer.store.sessions.store import SessionStore
 
 INSTANCE = "astropy__astropy-12907"

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from importkit import checked, run_cli
 from inspectkit import header, sample
 
-from reviewer.importers.ids import UniqueIds, safe_id, safe_relpath
-from reviewer.importers.inspect_scores import value_status
-from reviewer.importers.tomlsafe import dumps, toml_value
 from reviewer.store.fs.untrusted import MANIFEST_CAP
+from reviewer.store.logs.ids import UniqueIds, safe_id, safe_relpath
+from reviewer.store.logs.inspect_scores import value_status
+from reviewer.store.logs.tomlsafe import dumps, toml_value
 from reviewer.store.sessions.scan import ID_PATTERN
 from reviewer.store.sessions.store import SessionStore
 
@@ -103,10 +103,12 @@ def test_huge_turns_and_metadata_stay_under_the_manifest_cap(tmp_path: Path, cap
     assert "E" * 100_000 in store.text(run.grader("verify").output_ref).text
 
 
-def test_importers_load_neither_textual_nor_git() -> None:
+def test_importers_and_the_log_readers_load_neither_textual_nor_git() -> None:
     probe = (
-        "import importlib, pkgutil, sys, reviewer.importers as p\n"
+        "import importlib, pkgutil, sys, reviewer.importers as p, reviewer.store.logs as logs\n"
         "for m in pkgutil.walk_packages(p.__path__, 'reviewer.importers.'): importlib.import_module(m.name)\n"
+        "for m in pkgutil.walk_packages(logs.__path__, 'reviewer.store.logs.'): importlib.import_module(m.name)\n"
+        "import reviewer.store.sessions.inplace\n"
         "import reviewer.commands.importcmd\n"
         "print(sorted(n for n in ('textual', 'git', 'rich') if n in sys.modules))\n"
     )

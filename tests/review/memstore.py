@@ -21,7 +21,7 @@ from reviewer.model import (
     Turn,
     check_id,
 )
-from reviewer.store.fs.untrusted import TextBlob
+from reviewer.store.fs.untrusted import Missing, RawRead, TextBlob
 from reviewer.store.sessions.scan import Corpus
 from reviewer.store.sessions.store import LRU, Changes, GraderChecks, Transcript
 
@@ -119,6 +119,18 @@ class MemoryStore:
     def run(self, key: str) -> Run | None:
         """A run by key."""
         return self.by_key.get(key)
+
+    def raw(self, ref: str, cap: int = 1 << 30) -> RawRead:
+        """A held text's bytes."""
+        text = self.texts.get(ref)
+        if text is None:
+            raise Missing("file not found")
+        data = text.encode()
+        return RawRead(data[:cap], len(data), len(data) > cap)
+
+    def read(self, ref: str, cap: int = 1 << 30) -> TextBlob:
+        """A held text."""
+        return self.text(ref)
 
     def text(self, ref: str) -> TextBlob:
         """A held text."""

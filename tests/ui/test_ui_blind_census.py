@@ -39,8 +39,11 @@ from uihelp import make_app, refreshed, sync
 from uikit import basic_folder
 
 import reviewer.ui
+from reviewer.model.check import split_failure_id
 from reviewer.model.label import Verdict
+from reviewer.model.prediction import Prediction
 from reviewer.store.labels import Labeller, LabelStore
+from reviewer.store.predictions import save_predictions
 from reviewer.store.sessions.store import SessionStore
 from reviewer.store.settings.config import Settings
 
@@ -52,10 +55,15 @@ OTHERS = {
     "bobzilla": (Verdict.CAPABILITY, "bobzilla-secret-note", "bobzilla-only-tag"),
     "carolyne": (Verdict.SPECIFICATION, "carolyne-secret-note", ""),
 }
-TRACES = ("bobzilla", "carolyne", "secret-note", "only-tag")
+JUDGE = ("judgebot", "judgebot-secret-rationale")
+"""A judge (``reviewer judge``) with a prediction on every failure but the one alice decided, in both
+folders: its name and its rationale show nowhere in blind mode (a judge's verdict on a failure stays
+hidden until the reviewer decides it), and with blind mode off they show."""
+TRACES = ("bobzilla", "carolyne", "secret-note", "only-tag", *JUDGE)
 """What the other reviewers left: their names, their notes, a tag only they used (no screen shows
-another reviewer's tags even with blind mode off: that trace guards the tag picker and the rest)."""
-SHOWN_WHEN_NOT_BLIND = TRACES[:3]
+another reviewer's tags even with blind mode off: that trace guards the tag picker and the rest);
+and what the judge said."""
+SHOWN_WHEN_NOT_BLIND = (*TRACES[:3], *JUDGE)
 SIZE = (160, 48)
 
 TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -80,6 +88,8 @@ TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("palette", ("escape", "ctrl+p", "l", "a", "b"), "CommandPalette"),
     ("deferred", ("escape", "space"), "ReviewScreen"),
     ("committed", ("ctrl+g",), "ReviewScreen"),
+    ("judges: doubts first", ("P",), "ReviewScreen"),
+    ("judges: the next walk", ("P",), "ReviewScreen"),
     ("across models", ("a",), "AcrossScreen"),
     ("task matrix", ("escape", "M"), "MatrixScreen"),
     ("matrix: every task", ("t",), "MatrixScreen"),
@@ -89,6 +99,8 @@ TOUR: tuple[tuple[str, tuple[str, ...], str], ...] = (
 EXEMPT = {
     "AdjudicateDialog": "for after: adjudication settles the reviewers' verdicts, so it shows them (like "
                         "`reviewer adjudicate`)",
+    "GuidesScreen": "the package's own guides (reviewer/docs): no recorded text, label or verdict reaches it",
+    "GuideScreen": "one of the package's own guides: no recorded text, label or verdict reaches it",
 }
 """Screens of reviewer.ui the tour does not visit, and why. Keys left out for the same reason:
 ``r`` (the reviewer asks to see the others' verdicts), ``D`` (the disagreements walk shows every
@@ -105,6 +117,9 @@ HIDDEN_LINE = "others:"
 """The start of the one line the twin tour lacks (the check list says other verdicts are hidden)."""
 HIDDEN_TEXT = "others: their verdicts hidden until you label this \u00b7 r shows"
 """That line in full (a narrow pane wraps it: its pieces are left out of the comparison too)."""
+JUDGES_HIDDEN_TEXT = "judges: their predictions hidden until you label this \u00b7 r shows"
+"""The line saying the judges' predictions are hidden: both tours show it, but the line above it
+(others hidden) can bring a scroll bar that wraps it elsewhere; its pieces are left out too."""
 
 
 BOXES = re.compile("[\u2500-\u259f]+")
@@ -122,8 +137,9 @@ def git(repo: Path, *args: str) -> None:
 
 
 def census_folder(root: Path, others: bool) -> Path:
-    """The basic folder in a git repository: alice has decided one failure; with ``others``, two
-    other reviewers have labelled every failure, with notes and a tag; everything committed."""
+    """The basic folder in a git repository: alice has decided one failure; a judge has predicted every
+    other one; with ``others``, two other reviewers have labelled every failure, with notes and a tag;
+    everything committed."""
     repo = root / "repo"
     repo.mkdir(parents=True)
     git(repo, "init", "-q", "-b", "main")
@@ -134,6 +150,10 @@ def census_folder(root: Path, others: bool) -> Path:
     store.scan()
     failures = [f.id for run in store.runs for f in store.failures(run)]
     Labeller(store, LabelStore(folder, "alice")).decide(MINE, Verdict.SPECIFICATION)
+    judged = [Prediction(*split_failure_id(fid), JUDGE[0], verdict, 0.37, JUDGE[1], "2026-12-01T10:00:00Z")
+              for n, fid in enumerate(f for f in failures if f != MINE)
+              for verdict in [Verdict.SPECIFICATION if n % 2 else Verdict.CAPABILITY]]
+    save_predictions(folder, JUDGE[0], judged)
     if others:
         for name, (verdict, note, tag) in OTHERS.items():
             labeller = Labeller(store, LabelStore(folder, name))
@@ -262,7 +282,7 @@ def pieces(text: str) -> Counter[str]:
     for line in text.splitlines():
         for piece in BOXES.split(line):
             piece = DATE.sub("DATE", HASH.sub("HASH", piece.strip()))
-            if piece and HIDDEN_LINE not in piece and piece not in HIDDEN_TEXT:
+            if piece and HIDDEN_LINE not in piece and piece not in HIDDEN_TEXT and piece not in JUDGES_HIDDEN_TEXT:
                 out[piece] += 1
     return out
 
@@ -300,6 +320,8 @@ async def test_blind_screens_show_nothing_of_other_reviewers_and_blind_off_does(
     diff = differences(shown, twin)
     for stop in ("review", "clusters", "statistics", "history"):
         assert any(d.startswith(f"{stop}:") for d in diff), (stop, diff)
+    judge_seen = [f for f in found if f.endswith(JUDGE)]  # (the statistics' judges table is below the screen's fold)
+    assert any(f.startswith("review:") for f in judge_seen) and any(f.startswith("judges: ") for f in judge_seen), found
 
 
 def ui_screens() -> set[str]:

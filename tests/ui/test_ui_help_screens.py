@@ -41,7 +41,7 @@ async def test_help_has_keys_and_descriptions_in_two_columns_and_ids_only_when_w
         for b in bindings:
             assert (b.tooltip or b.description)[:30] in text.replace("\n" + " " * column, " "), b.id
         assert max(map(len, help_rows(app))) <= 120
-        assert str(app.screen.query_one("#help-box").border_subtitle) == "escape close"
+        assert str(app.screen.query_one("#help-box").border_subtitle) == "g guides · escape close"
     app = make_app(basic, reviewer="ana")
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
@@ -65,3 +65,31 @@ async def test_the_load_errors_box_says_how_to_close_it(basic: Path) -> None:
         assert any("escape close" in row for row in rows(app))
         await press(app, pilot, "escape")
         assert app.screen is app.review_screen
+
+
+@sync
+async def test_the_guides_open_from_the_help_as_reviewer_help_prints_them(basic: Path) -> None:
+    from textual.widgets import Markdown, OptionList
+
+    from reviewer.docs import topics
+    from reviewer.ui.screens.guides import GuideScreen, GuidesScreen
+
+    app = make_app(basic, reviewer="ana")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await press(app, pilot, "question_mark", "g")
+        assert isinstance(app.screen, GuidesScreen)
+        listed = app.screen.query_one(OptionList)
+        assert [listed.get_option_at_index(i).id for i in range(listed.option_count)] == [t.name for t in topics()]
+        architecture = [t.name for t in topics()].index("architecture")
+        listed.highlighted = architecture
+        await press(app, pilot, "enter")
+        assert isinstance(app.screen, GuideScreen) and app.screen.topic.name == "architecture"
+        await pilot.pause()
+        document = app.screen.query_one(Markdown)
+        assert document.source == topics()[architecture].path.read_text(encoding="utf-8")
+        assert "How a key press travels" in str(app.screen.query_one("#guide-box").border_title) + document.source
+        await press(app, pilot, "escape")
+        assert isinstance(app.screen, GuidesScreen)
+        await press(app, pilot, "escape", "escape")
+        assert not isinstance(app.screen, (GuidesScreen, HelpScreen))

@@ -201,9 +201,21 @@ async def test_inconclusive_evidence_offers_to_observe_the_program(tmp_path: Pat
         said = [n for n in app.notes if n.title == "Observed"]  # type: ignore[attr-defined]
         assert said and "2 runs of power.py observed" in said[-1].message
         assert any("observed in a re-score" in line for line in evidence_text(app))
+        pane = app.review_screen.query_one(GraderPane)
+        await until(app, pilot, lambda: pane.observed_title.display, 30)
+        assert "observed: 2 runs of power.py observed" in str(pane.observed_title.content)
+        drawn = [line.plain for line in pane.observed_view.lines]
+        assert any(line.startswith("run 1: $ ") and "power.py" in line for line in drawn), drawn
+        assert any("stdout" in line for line in drawn) and any("mults" not in line and "steps" in line for line in drawn)
         await press(app, pilot, "R")
         assert isinstance(app.screen, RescoreDialog) and not app.screen.plan.observe
         assert "Repair: key steps->mults" in dialog_text(app)
+    again = make_app(folder, reviewer="bo", start_failure=failure)  # the record is read when the failure opens
+    async with again.run_test(size=(160, 48)) as pilot:
+        await settle(again, pilot)
+        pane = again.review_screen.query_one(GraderPane)
+        await until(again, pilot, lambda: pane.observed_title.display, 30)
+        assert "2 runs of power.py observed" in str(pane.observed_title.content) and "(bo, " in str(pane.observed_title.content)
 
 
 def test_what_a_re_score_says_is_sanitised() -> None:
@@ -217,7 +229,16 @@ def test_what_a_re_score_says_is_sanitised() -> None:
                 "p.py", "python 3.11", 120, Tool("/usr/bin/bwrap", "/usr/bin/prlimit", "bubblewrap 0.8.0", False))
     shown = Shown("s/r#g:k", (f"key {evil}->mults",), f"0/1 -> 1/1 with key {evil}->mults", ((evil, "fail", "fail", "pass"),),
                   f"\x1b[31mred\x1b[0m {evil}", "at", evil, True, True, True, (evil,), "s/rescores/bo.toml")
+    from reviewer.model.observation import Invocation
+    from reviewer.review.rescoring import Observed
+    from reviewer.ui.render.observed import observed_lines, observed_title
+
+    run = Invocation((f"p.py {evil}", evil), evil, f"\x1b[32mok\x1b[0m {evil}\tx", evil, -9, evil, ("stdout",), 0.5)
+    observed = Observed("s/r#g:k", f"1 run of {evil} observed", evil, evil, (run,), 3, evil)
     drawn = [*plan.lines(), summary_text(shown), shown.note, title(shown).plain,
-             *(line.plain for line in rescored_lines(shown)[0])]
+             *(line.plain for line in rescored_lines(shown)[0]), observed_title(observed).plain,
+             *(line.plain for line in observed_lines(observed)[0])]
+    assert "killed by SIGKILL" in "".join(drawn) and "1 of them by this check" in "".join(drawn)
+    assert all("\t" not in text for text in drawn)  # a tab never reaches the terminal raw
     assert all("\x1b" not in text and "\x07" not in text for text in drawn)
     assert any("[b]x" in text for text in drawn)  # shown literally, never parsed as markup

@@ -2,8 +2,9 @@
 
 The figures are those of ``reviewer stats`` for the same scope (one :func:`compute_stats` over
 the same facts), plus what only the report lists: verdict shares per tag, reviewer agreement
-with kappa intervals and the disagreements, predictor scorecards, and the specification
-failures with what their check demanded that the brief did not state.
+with kappa intervals and the disagreements, predictor scorecards, the judges against the humans
+(``stats.judges``: the same as ``reviewer stats --json``), and the specification failures with what
+their check demanded that the brief did not state.
 
 Blind mode: when the scope is one reviewer's own labels, the agreement part is left out
 (``agreement`` is None) and nothing of another reviewer is read into the data.
@@ -17,11 +18,13 @@ and model is shown; without it (or without any record) no re-scored figure appea
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from reviewer.analysis.evidence.engine import evidence_for
 from reviewer.analysis.stats.facts import Facts, FailureFact, FailureKey, collect
 from reviewer.analysis.stats.intervals import kappa_interval
+from reviewer.analysis.stats.judged import judges_in_scope
 from reviewer.analysis.stats.rescored import Rescored
 from reviewer.analysis.stats.score import Prediction, Score, score_predictions
 from reviewer.analysis.stats.summary import Scope, Stats, compute_stats
@@ -197,7 +200,9 @@ def build_report(
         rescored: the saved re-scores (:func:`reviewer.analysis.stats.rescored.rescored`), or None.
     """
     facts = collect(store, only=scope.reviewer, count_passes=True)
-    stats = compute_stats(facts, rescored.repaired if rescored else None, scope)
+    judges, problems = judges_in_scope(store, facts, scope.reviewer)
+    stats = replace(compute_stats(facts, rescored.repaired if rescored else None, scope), judges=judges,
+                    judge_problems=problems)
     sessions = sorted(store.corpus.sessions)
     return ReportData(
         folder=store.root.name,

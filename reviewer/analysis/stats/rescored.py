@@ -15,6 +15,7 @@ is None and no re-scored figure is shown anywhere.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from reviewer.analysis.stats.facts import FailureKey
@@ -120,14 +121,18 @@ def rescored(store: Store, only: str = "") -> Rescored:
 
 def stats_with_rescores(store: Store, scope: Scope, width: int, rescores_of: str = "") -> tuple[Stats, Rescored, str]:
     """The statistics, the folder's re-scores and the text ``reviewer stats`` prints (the app's ``S``
-    shows the same): the pass rates with the re-scored one when something was re-scored, then
-    each task and model's checks passing as recorded and with the repairs."""
+    shows the same): the pass rates with the re-scored one when something was re-scored, the judges
+    against the scope's verdicts, then each task and model's checks passing as recorded and with the
+    repairs."""
     from reviewer.analysis.stats.facts import collect
+    from reviewer.analysis.stats.judged import judges_in_scope
     from reviewer.analysis.stats.summary import compute_stats, render_stats
     from reviewer.rescore.tally import render_tally
 
     rescores = rescored(store, rescores_of)
-    stats = compute_stats(collect(store, only=scope.reviewer, count_passes=True), rescores.repaired, scope)
+    facts = collect(store, only=scope.reviewer, count_passes=True)
+    judges, problems = judges_in_scope(store, facts, scope.reviewer)
+    stats = replace(compute_stats(facts, rescores.repaired, scope), judges=judges, judge_problems=problems)
     text = render_stats(stats, width)
     if rescores.repaired is not None:
         text += "\n" + rescores.provenance(scope.reviewer) + "\n"

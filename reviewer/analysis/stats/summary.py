@@ -15,6 +15,8 @@ Definitions (documented for ``reviewer stats --json``):
   rejected only for things the brief never asked. Wilson score interval at 95%.
 - *reviewers*: per reviewer, decided (``labelled``) and ``deferred`` labels on current failures;
   ``stale`` labels (evidence changed) count in neither.
+- *judges*: each judge (``reviewer judge``) against the scope's verdicts (and, for everyone's final
+  verdicts, against each reviewer's labels too): :mod:`reviewer.analysis.stats.judged`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from reviewer.analysis.stats.bars import bar_rows, interval_line, percent, split_bar
 from reviewer.analysis.stats.facts import Facts, FailureFact, FailureKey, ReviewerProgress
 from reviewer.analysis.stats.intervals import wilson
+from reviewer.analysis.stats.judged import JudgeScore, render_judges
 from reviewer.analysis.stats.passrates import (
     PassRate,
     PassRates,
@@ -126,6 +129,8 @@ class Stats:
     errors: tuple[str, ...] = ()
     pass_rates: PassRates | None = None
     scope: Scope = Scope()
+    judges: tuple[JudgeScore, ...] = ()
+    judge_problems: tuple[str, ...] = ()
 
 
 def group(name: str, failures: list[FailureFact]) -> Group:
@@ -215,6 +220,7 @@ def stats_json(s: Stats) -> dict[str, Any]:
         doc["model_tasks"] = [{"model": p.model, "task": p.task} | rate_json(p) for p in pr.model_tasks]
         doc["ranking"] = [{"model": p.model, "graded_place": p.graded, "corrected_place": p.corrected, "change": p.change}
                           for p in pr.ranking]
+    doc["judges"] = [j.as_json() for j in s.judges]
     return doc
 
 
@@ -264,8 +270,12 @@ def render_stats(s: Stats, width: int = 100) -> str:
         lines += ["  " + ln for ln in bar_rows(rows, max(10, min(40, width - 60)), min(24, max(len(r[0]) for r in rows)))]
     else:
         lines.append("no labels yet")
+    if s.judges:
+        lines += [""] + render_judges(s.judges)
     for e in s.errors:
         lines.append(f"labels problem: {plain(e)}")
+    for e in s.judge_problems:
+        lines.append(f"predictions problem: {plain(e)}")
     return "\n".join(lines).rstrip() + "\n"
 
 

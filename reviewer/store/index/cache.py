@@ -39,7 +39,7 @@ import os
 import stat
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, Sequence
 
 from reviewer.model import Check, Run
 from reviewer.model.run import LAZY_FIELDS, LazyRun
@@ -58,6 +58,7 @@ from reviewer.store.index.entry import (
 )
 from reviewer.store.index.files import code_fingerprint, index_enabled, index_path, open_own_file, write_private
 from reviewer.store.index.labels import LABELS_MARK, LabelFiles
+from reviewer.store.index.logs import LOGS_MARK, LogIds
 
 INDEX_FORMAT = "reviewer-index"
 INDEX_VERSION = 2
@@ -86,6 +87,10 @@ class RunIndex:
         self.lock = threading.RLock()
         self.label_files = LabelFiles(self.lock)
         """The labels files read through the index (``reviewer export``, the other reviewers' files)."""
+        self.log_ids = LogIds(self.lock)
+        """The run ids of the log files read in place (see :mod:`reviewer.store.index.logs`)."""
+        self.reread: Callable[[str], Run | None] | None = None
+        """Reads a run whose manifest is not a file (a run of a log read in place) by its manifest path."""
         self.dirty = False
         self.generation = 0
         self.rejected = 0
@@ -94,11 +99,12 @@ class RunIndex:
         """Why the whole file was ignored, "" when it was read (or there was none)."""
 
     @classmethod
-    def open(cls, root: Path) -> "RunIndex":
-        """The index of a folder, loaded from the cache when a valid one is there."""
+    def open(cls, root: Path, logs: Sequence[str] = ()) -> "RunIndex":
+        """The index of a folder (with the harness logs named with it), loaded from the cache when a
+        valid one is there."""
         if not index_enabled():
             return cls(root)
-        index = cls(root, index_path(root))
+        index = cls(root, index_path(root, logs))
         index.load()
         return index
 
@@ -135,17 +141,19 @@ class RunIndex:
             return
         for name in [k for k in stored if k.startswith(LABELS_MARK)]:
             self.label_files.load_line(name[1:], stored.pop(name))
+        for name in [k for k in stored if k.startswith(LOGS_MARK)]:
+            self.log_ids.load_line(name[1:], stored.pop(name))
         self.stored = stored
         self.heads = batch_heads(stored)
 
     def save(self) -> bool:
         """Write the index if anything changed (streamed); False when nothing was written."""
-        if self.path is None or not (self.dirty or self.label_files.dirty):
+        if self.path is None or not (self.dirty or self.label_files.dirty or self.log_ids.dirty):
             return False
         with self.lock:
-            self.dirty = self.label_files.dirty = False
+            self.dirty = self.label_files.dirty = self.log_ids.dirty = False
             rels = list(self.entries)
-            head = list(self.stored.values()) + self.label_files.lines()
+            head = list(self.stored.values()) + self.label_files.lines() + self.log_ids.lines()
 
         def lines() -> Iterator[bytes]:
             yield from head
@@ -193,6 +201,13 @@ class RunIndex:
                 continue
             stats.append((run_id, rel, (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
                           if regular(st.st_mode) else None))
+        return self.take_keyed(session, stats)
+
+    def take_keyed(self, session: str, stats: list[tuple[str, str, StatKey | None]]
+                   ) -> tuple[list[Run], list[tuple[str, StatKey | None]]]:
+        """:meth:`take` for runs whose keys the caller took: (run id, manifest path, key) each (a run
+        of a log read in place is keyed by the file it is read from)."""
+        entries, stored = self.entries, self.stored
         found: list[Run] = []
         missed: list[tuple[str, StatKey | None]] = []
         with self.lock:
@@ -262,6 +277,9 @@ class RunIndex:
             if entry is not None and entry.body is body:
                 del self.entries[rel]
             self.dirty = True
+        run = self.reread(rel) if self.reread is not None else None
+        if run is not None:
+            return tuple(getattr(run, name) for name in LAZY_FIELDS)
         return manifest_fields(Path(self.root), rel)
 
     def remember(self, rel: str, key: StatKey, run: Run) -> None:

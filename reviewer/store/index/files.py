@@ -13,7 +13,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator, Sequence
 
 from reviewer import __version__
 
@@ -32,9 +32,10 @@ def index_enabled() -> bool:
     return os.environ.get("REVIEWER_INDEX", "").strip().lower() not in ("0", "off", "no", "false")
 
 
-def index_path(root: Path) -> Path:
-    """Where the index of a sessions folder is kept: named by a hash of its real path."""
-    real = os.path.realpath(root)
+def index_path(root: Path, logs: Sequence[str] = ()) -> Path:
+    """Where the index of a sessions folder is kept: named by a hash of its real path (and of the
+    real paths of the harness logs named with it on the command line, which have an index of their own)."""
+    real = "\x00".join([os.path.realpath(root), *(os.path.realpath(log) for log in logs)])
     digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return cache_dir() / f"index-{digest}.jsonl"
 
@@ -46,7 +47,8 @@ def code_fingerprint() -> str:
     store = package / "store"
     files = sorted(
         [*package.joinpath("model").glob("*.py"), *package.joinpath("parsers").glob("*.py"),
-         *store.joinpath("sessions").glob("*.py"), *store.joinpath("index").glob("*.py")]
+         *store.joinpath("sessions").glob("*.py"), *store.joinpath("index").glob("*.py"),
+         *store.joinpath("runs").glob("*.py"), *store.joinpath("logs").glob("*.py")]
         + [store / "fs" / "untrusted.py", store / "fs" / "tomlfile.py",
            store / "labels" / "format.py", store / "labels" / "reading.py"]
     )

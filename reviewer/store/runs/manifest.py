@@ -106,10 +106,38 @@ def ref_field(base: str, table: dict[str, Any], key: str, where: str) -> str:
         raise BadManifest(f"`{where}.{key}`: {exc}") from None
 
 
+LOG_OFF_LIMITS = frozenset({"runs", "labels", "rescores"})
+"""Folders of a session a log may not be in: the format's own."""
+
+
+def log_fields(doc: dict[str, Any], session_id: str) -> tuple[str, str]:
+    """The ``[log]`` table: (the log's path relative to the root, its format), or ("", "") without one."""
+    if "log" not in doc:
+        return "", ""
+    table = table_field(doc, "log", "log")
+    name = text_field(table, "format", "log", None)
+    from reviewer.store.logs.registry import by_name, names  # only a session with a log needs the readers
+
+    if by_name(name) is None:
+        raise BadManifest(f"`log.format` {name!r} is not a format read in place (one of: {', '.join(names())})")
+    path = text_field(table, "path", "log", None)
+    try:
+        ref = lexically_inside(session_id, path)
+    except Unreadable as exc:
+        raise BadManifest(f"`log.path`: {exc}") from None
+    parts = ref.split("/")
+    if len(parts) < 2 or parts[0] != session_id:
+        raise BadManifest(f"`log.path` {path!r} must name a file or folder inside the session folder")
+    if parts[1] in LOG_OFF_LIMITS:
+        raise BadManifest(f"`log.path` {path!r} is inside the session's {parts[1]}/ folder, which the format keeps for itself")
+    return ref, name
+
+
 def session_from_doc(doc: dict[str, Any], session_id: str, manifest: str) -> Session:
     """Build a Session from a parsed ``session.toml``."""
     check_format(doc)
     s = table_field(doc, "session", "session")
+    log, log_format = log_fields(doc, session_id)
     return Session(
         id=session_id,
         harness=text_field(s, "harness", "session"),
@@ -118,6 +146,8 @@ def session_from_doc(doc: dict[str, Any], session_id: str, manifest: str) -> Ses
         models=strings_field(s, "models", "session"),
         notes=text_field(s, "notes", "session"),
         manifest=manifest,
+        log=log,
+        log_format=log_format,
     )
 
 

@@ -18,7 +18,6 @@ from reviewer.model.records import record
 from reviewer.store.index.codec import hashed_refs
 from reviewer.store.fs.keys import Deps, dep_keys
 from reviewer.store.sessions.protocol import Store
-from reviewer.store.fs.untrusted import read_text
 
 DURATION = re.compile(r"\(\d+(?:\.\d+)?m?s\)|\b\d+\.\d+s\b|\"Elapsed\":\s*[0-9.]+|\"Time\":\s*\"[^\"]*\"")
 
@@ -63,7 +62,7 @@ def context(store: Store, run: Run) -> Context:
         return hit
     refs = hashed_refs(run)
     deps = dep_keys(str(store.root), refs)
-    texts = {ref: read_text(store.root, ref).text for ref in refs}
+    texts = {ref: store.read(ref).text for ref in refs}
     head = hashlib.sha256(part("brief", texts.get(run.brief_ref, "") if run.brief_ref else ""))
     ctx = Context(run, deps, head, {g.name: grader_tail(run, g.name, texts) for g in run.graders})
     store.evidence_contexts.put(run.key, ctx)

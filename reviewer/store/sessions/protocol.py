@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from reviewer.model import Failure, LoadError, Run
-from reviewer.store.fs.untrusted import TextBlob
+from reviewer.store.fs.untrusted import RawRead, TextBlob
 
 if TYPE_CHECKING:
     from reviewer.store.index.cache import RunIndex
@@ -54,8 +54,14 @@ class Store(Protocol):
     def run(self, key: str) -> Run | None:
         """A run by key."""
 
+    def raw(self, ref: str, cap: int = ...) -> RawRead:
+        """A referenced file's bytes, at most ``cap`` (Unreadable when it cannot be read)."""
+
+    def read(self, ref: str, cap: int = ...) -> TextBlob:
+        """A referenced file's text, read now."""
+
     def text(self, ref: str) -> TextBlob:
-        """A referenced file's text."""
+        """A referenced file's text (cached)."""
 
     def brief(self, run: Run) -> TextBlob:
         """The brief of a run."""

@@ -7,16 +7,20 @@ import re
 import stat
 from dataclasses import field
 from pathlib import Path
-from typing import Any
 
 from reviewer.model import LoadError, Run, Session
 from reviewer.model.records import record
+from reviewer.store.fs.keys import StatKey
+from reviewer.store.fs.tomlfile import BadToml
+from reviewer.store.fs.untrusted import (
+    Missing,
+    Unreadable,
+    describe_mode,
+)
 from reviewer.store.index.cache import RunIndex
-from reviewer.store.fs.keys import StatKey, stat_key
 from reviewer.store.index.files import paused_gc
 from reviewer.store.runs.manifest import BadManifest, load_manifest, load_manifest_keyed, run_from_doc, session_from_doc
-from reviewer.store.fs.untrusted import MANIFEST_CAP, IsLink, Missing, Unreadable, describe_mode, read_capped, read_listed
-from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.sessions.inplace import READ_PROBLEMS, LogShelf, LogSource, reason, scan_log, session_of
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$")
 RESERVED_DIRS = frozenset({"labels", "runs"})
@@ -68,15 +72,37 @@ def list_dirs(root: Path, rel: str, errors: list[LoadError]) -> list[str]:
     return names
 
 
-def scan(root: Path, index: RunIndex | None = None, first: bool = True) -> Corpus:
+@record(frozen=False)
+class Logs:
+    """The logs a scan reads in place: the shelf that keeps them open, and the logs named on the
+    command line (then the scan shows those sessions only; the folder holds their labels)."""
+
+    shelf: LogShelf = field(default_factory=LogShelf)
+    attached: tuple[LogSource, ...] = ()
+    seen: set[str] = field(default_factory=set)
+    """Sessions whose logs the last scan read."""
+
+
+def scan(root: Path, index: RunIndex | None = None, first: bool = True, logs: Logs | None = None) -> Corpus:
     """Scan a sessions folder: read every session and run manifest, nothing else.
 
     With an ``index``, a run whose manifest is unchanged (by ``lstat``) is taken from it
     instead of being read and parsed; runs parsed afresh are recorded in it. ``first``: the
     store's first scan, whose runs may be frozen out of the collector (see :func:`paused_gc`).
-    Never raises for anything inside the folder; a missing or unreadable root gives one error.
+    ``logs``: where the logs of sessions read in place are kept open (and the logs named on the
+    command line). Never raises for anything inside the folder; a missing or unreadable root
+    gives one error.
     """
+    logs = logs if logs is not None else Logs()
+    logs.seen = set()
     corpus = Corpus(root=root)
+    if logs.attached:
+        with paused_gc(freeze=first):
+            seen_runs: set[str] = set()
+            for source in logs.attached:
+                scan_log_session(corpus, source, None, logs, index, seen_runs)
+        finish(corpus, index, seen_runs, logs)
+        return corpus
     try:
         st = os.stat(root)
     except OSError as exc:
@@ -90,14 +116,21 @@ def scan(root: Path, index: RunIndex | None = None, first: bool = True) -> Corpu
         for session_id in list_dirs(root, "", corpus.errors):
             if session_id in RESERVED_DIRS:
                 continue
-            scan_session(corpus, session_id, index, seen)
-    if index is not None:
-        index.retain(seen)
-    corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
+            scan_session(corpus, session_id, index, seen, logs=logs)
+    finish(corpus, index, seen, logs)
     return corpus
 
 
-def head(root: Path, limit: int) -> Corpus:
+def finish(corpus: Corpus, index: RunIndex | None, seen: set[str], logs: Logs) -> None:
+    """After a whole scan: forget in the index what is gone, close logs no session reads, sort."""
+    if index is not None:
+        index.retain(seen)
+        index.log_ids.retain({log.source.shown for s, log in logs.shelf.open.items() if s in logs.seen})
+    logs.shelf.retain(logs.seen)
+    corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
+
+
+def head(root: Path, limit: int, logs: Logs | None = None) -> Corpus:
     """The folder's sessions and its first ``limit`` runs by folder name (sessions in order, each
     session's run folders in order), for a first screen while the whole folder is read.
 
@@ -106,6 +139,13 @@ def head(root: Path, limit: int) -> Corpus:
     """
     corpus = Corpus(root=root)
     errors: list[LoadError] = []
+    logs = logs if logs is not None else Logs()
+    if logs.attached:
+        for source in logs.attached:
+            taken = len(corpus.runs)
+            scan_log_session(corpus, source, None, logs, limit=limit - taken if taken < limit else 0)
+        corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
+        return corpus
     if not os.path.isdir(root):
         return corpus
     for session_id in list_dirs(root, "", errors):
@@ -113,17 +153,64 @@ def head(root: Path, limit: int) -> Corpus:
             continue
         part = Corpus(root=root)
         taken = len(corpus.runs)
-        scan_session(part, session_id, limit=limit - taken if taken < limit else 0)
+        scan_session(part, session_id, limit=limit - taken if taken < limit else 0, logs=logs)
         corpus.sessions.update(part.sessions)
         corpus.runs.extend(part.runs)
     corpus.runs.sort(key=lambda r: (r.session, r.task, r.model, r.id))
     return corpus
 
 
+def log_path_problem(root: Path, rel: str) -> str:
+    """Why the log a session names cannot be read in place: a link or a missing step on the way
+    from the session folder down (none is followed), or not a file or folder; "" when it can be."""
+    parts = rel.split("/")
+    here = root / parts[0]
+    for i, part in enumerate(parts[1:], start=1):
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except FileNotFoundError:
+            return "not found"
+        except OSError as exc:
+            return f"cannot be read: {exc.strerror or exc}"
+        if stat.S_ISLNK(st.st_mode):
+            return "is a symbolic link; links are not followed in a sessions folder" if i == len(parts) - 1 else \
+                f"the folder {'/'.join(parts[:i + 1])} on the way is a symbolic link (not followed)"
+        if i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
+            return f"{'/'.join(parts[:i + 1])} is not a folder"
+    return ""
+
+
+def scan_log_session(corpus: Corpus, source: LogSource, declared: Session | None, logs: Logs,
+                     index: RunIndex | None = None, seen: set[str] | None = None, limit: int | None = None) -> None:
+    """Read the runs of a session's log in place into the corpus (its first ``limit`` units)."""
+    from reviewer.store.logs.sources import log_problem
+
+    problem = log_problem(source.path, source.format.kind)
+    if problem:
+        corpus.errors.append(LoadError(source.shown, f"the session's {source.format.name} log {problem}"))
+        corpus.sessions[source.session] = declared or Session(id=source.session)
+        return
+    try:
+        log = logs.shelf.get(source)
+    except READ_PROBLEMS as exc:
+        corpus.errors.append(LoadError(source.shown, f"cannot be read as a {source.format.name} log: {reason(exc)}"))
+        corpus.sessions[source.session] = declared or Session(id=source.session)
+        return
+    logs.seen.add(source.session)
+    runs, errors, manifests = scan_log(log, index, limit)
+    corpus.runs.extend(runs)
+    corpus.errors.extend(errors)
+    if seen is not None:
+        seen.update(manifests)
+    corpus.sessions[source.session] = session_of(log, declared, runs)
+
+
 def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None, seen: set[str] | None = None,
-                 limit: int | None = None) -> None:
+                 limit: int | None = None, logs: Logs | None = None) -> None:
     """Read one session's manifest and all its runs' manifests into the corpus (see :func:`scan`);
-    ``limit``: only its first runs by folder name (see :func:`head`)."""
+    ``limit``: only its first runs by folder name (see :func:`head`). A session whose manifest
+    names a log reads its runs from it (:func:`scan_log_session`)."""
     root = corpus.root
     manifest = f"{session_id}/session.toml"
     has_runs = os.path.isdir(root / session_id / "runs") and not os.path.islink(root / session_id / "runs")
@@ -137,6 +224,22 @@ def scan_session(corpus: Corpus, session_id: str, index: RunIndex | None = None,
     except (Unreadable, BadToml, BadManifest) as exc:
         corpus.errors.append(LoadError(manifest, str(exc)))
         corpus.sessions[session_id] = Session(id=session_id, manifest=manifest)
+    declared = corpus.sessions[session_id]
+    if declared.log:
+        if has_runs:
+            corpus.errors.append(LoadError(f"{session_id}/runs", "a session that reads its log in place ([log] in "
+                                           "session.toml) holds no runs/ folder: its runs are the log's (not read)"))
+        from reviewer.store.logs.registry import by_name
+
+        log_format = by_name(declared.log_format)
+        problem = log_path_problem(root, declared.log)
+        if log_format is None or problem:
+            corpus.errors.append(LoadError(declared.log, f"the session's log {problem or 'has no known format'}"))
+            return
+        if limit != 0:
+            scan_log_session(corpus, LogSource(session_id, root / declared.log, log_format, declared.log), declared,
+                             logs or Logs(), index, seen, limit)
+        return
     if not has_runs or limit == 0:
         return
     run_ids = list_dirs(root, f"{session_id}/runs", corpus.errors)[:limit]

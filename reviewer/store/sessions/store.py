@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from reviewer.model import Check, Failure, LoadError, Run, Turn
 from reviewer.model.check import check_id
 from reviewer.model.records import record
+from reviewer.store.fs.keys import Deps, dep_keys
+from reviewer.store.fs.tomlfile import BadToml, parse_toml_bytes
+from reviewer.store.fs.untrusted import (
+    MANIFEST_CAP,
+    TEXT_CAP,
+    RawRead,
+    TextBlob,
+    Unreadable,
+    decode_for_display,
+    read_capped,
+)
 from reviewer.store.index.cache import RunIndex
 from reviewer.store.index.codec import output_refs
-from reviewer.store.fs.keys import Deps, dep_keys
-from reviewer.store.runs.manifest import load_manifest
-from reviewer.store.sessions.scan import Corpus, head, scan
-from reviewer.store.runs.manifest import BadManifest, turns_from_doc
-from reviewer.store.fs.untrusted import TEXT_CAP, TextBlob, Unreadable, read_text
-from reviewer.store.fs.tomlfile import BadToml
+from reviewer.store.runs.manifest import BadManifest, load_manifest, turns_from_doc
+from reviewer.store.sessions.inplace import LogSource
+from reviewer.store.sessions.scan import Corpus, Logs, head, scan
 
 
 @record
@@ -92,11 +102,16 @@ class Changes:
 class SessionStore:
     """A sessions folder: scan once, read briefs, code, output and transcripts on demand.
 
+    ``logs``: harness logs named on the command line, read in place as sessions of their own (the
+    store then shows those sessions only; ``root`` keeps their labels). Every file a run names is
+    read through :meth:`raw`, from the folder or, for a run of a log read in place, from the log.
     Safe to call from worker threads.
     """
 
-    def __init__(self, root: Path, use_index: bool = True) -> None:
+    def __init__(self, root: Path, use_index: bool = True, logs: Sequence[LogSource] = ()) -> None:
         self.root = Path(root)
+        self.logs = Logs(attached=tuple(logs))
+        """The logs read in place, kept open between scans."""
         self.corpus = Corpus(root=self.root)
         self.by_key: dict[str, Run] = {}
         self.texts = LRU(64)
@@ -116,11 +131,8 @@ class SessionStore:
     def scan(self) -> Corpus:
         """(Re)scan manifests and return the corpus (unchanged runs come from the index)."""
         with self.scan_lock:
-            if self.index is None and self.use_index:
-                self.index = RunIndex.open(self.root)
-            if self.index is not None:
-                self.index.next_generation()
-            self.corpus = scan(self.root, self.index)
+            self.open_index()
+            self.corpus = scan(self.root, self.index, logs=self.logs)
             self.by_key = {r.key: r for r in self.corpus.runs}
             self.texts.clear()
             self.transcripts.clear()
@@ -135,7 +147,7 @@ class SessionStore:
         being read (see :func:`reviewer.store.sessions.scan.head`): the store's runs until its first scan
         (labels are saved against them meanwhile)."""
         with self.scan_lock:
-            corpus = head(self.root, limit)
+            corpus = head(self.root, limit, self.logs)
             if not self.corpus.runs and not self.corpus.sessions:
                 self.corpus, self.by_key = corpus, {r.key: r for r in corpus.runs}
             return corpus
@@ -151,11 +163,8 @@ class SessionStore:
             old_corpus = self.corpus
             with self.basis_lock:
                 old_basis = list(self.basis.items())
-            if self.index is None and self.use_index:
-                self.index = RunIndex.open(self.root)
-            if self.index is not None:
-                self.index.next_generation()
-            corpus = scan(self.root, self.index, first=False)
+            self.open_index()
+            corpus = scan(self.root, self.index, first=False, logs=self.logs)
             old = {r.key: r for r in old_corpus.runs}
             changed: list[Run] = []
             for i, run in enumerate(corpus.runs):
@@ -189,6 +198,14 @@ class SessionStore:
                 self.transcripts.clear()
             return Changes(added, changed, removed, errors_changed)
 
+    def open_index(self) -> None:
+        """Open the index cache for a look at the folder (once), and start its next generation."""
+        if self.index is None and self.use_index:
+            self.index = RunIndex.open(self.root, [str(log.path) for log in self.logs.attached])
+            self.index.reread = self.logs.shelf.run
+        if self.index is not None:
+            self.index.next_generation()
+
     def save_index(self) -> bool:
         """Write the index cache if anything new was learnt (call from a worker)."""
         return self.index.save() if self.index is not None else False
@@ -207,6 +224,23 @@ class SessionStore:
         """The run ``<session>/<run>``, or None."""
         return self.by_key.get(key)
 
+    def raw(self, ref: str, cap: int = TEXT_CAP) -> RawRead:
+        """The bytes of a referenced file, at most ``cap``: from the folder, or from the log a run
+        is read from in place.
+
+        Raises:
+            Unreadable: missing, not a regular file, outside the folder, or its log unreadable.
+        """
+        found = self.logs.shelf.read(ref, cap)
+        return found if found is not None else read_capped(self.root, ref, cap)
+
+    def read(self, ref: str, cap: int = TEXT_CAP) -> TextBlob:
+        """A referenced file's text, read now (never raises: errors go into ``TextBlob.error``)."""
+        try:
+            return decode_for_display(self.raw(ref, cap))
+        except Unreadable as exc:
+            return TextBlob(error=str(exc))
+
     def text(self, ref: str) -> TextBlob:
         """A referenced file's text (cached)."""
         if not ref:
@@ -214,7 +248,7 @@ class SessionStore:
         hit = self.texts.get(ref)
         if isinstance(hit, TextBlob):
             return hit
-        blob = read_text(self.root, ref)
+        blob = self.read(ref)
         self.texts.put(ref, blob)
         return blob
 
@@ -230,13 +264,22 @@ class SessionStore:
         if isinstance(hit, Transcript):
             return hit
         try:
-            found = Transcript(turns_from_doc(load_manifest(self.root, run.transcript_ref)))
+            found = Transcript(turns_from_doc(self.manifest(run.transcript_ref)))
         except (Unreadable, BadToml, BadManifest) as exc:
             return Transcript(error=f"{run.transcript_ref}: {exc}")  # not kept: it may be written yet
         except RecursionError:
             return Transcript(error=f"{run.transcript_ref}: nested too deeply to read")
         self.transcripts.put(run.transcript_ref, found)
         return found
+
+    def manifest(self, ref: str) -> dict[str, Any]:
+        """A manifest a run names (its transcript), parsed (see :func:`reviewer.store.sessions.scan.load_manifest`)."""
+        if self.logs.shelf.owner(ref) is None:
+            return load_manifest(self.root, ref)
+        raw = self.raw(ref, MANIFEST_CAP)
+        if raw.truncated:
+            raise BadManifest(f"is larger than {MANIFEST_CAP // 1024} KiB, too large for a manifest")
+        return parse_toml_bytes(raw.data)
 
     def grader_checks(self, run: Run) -> tuple[GraderChecks, ...]:
         """Every grader's checks: recorded ones, else parsed from its output (cached)."""
@@ -257,7 +300,7 @@ class SessionStore:
             from reviewer.parsers.unreadable import KEY as UNREADABLE_KEY
             from reviewer.parsers.unreadable import unreadable
 
-            blob = read_text(self.root, g.output_ref)
+            blob = self.read(g.output_ref)
             if blob.error:
                 problem = f"{g.output_ref}: {blob.error}"
                 out.append(GraderChecks(g.name, (unreadable(problem),), problem))

@@ -13,6 +13,7 @@ from reviewer.model.sanitize import clean, one_line
 from reviewer.model.wording import count
 from reviewer.review.view import FailureView
 from reviewer.ui.render.badges import Piece, others_lines, verdict_badge
+from reviewer.ui.render.judges import judge_lines
 
 STATUS_SYMBOLS = {
     CheckStatus.PASS: ("\u2713", "$text-success"),
@@ -47,8 +48,8 @@ def message_lines(check: Check) -> list[str]:
 
 
 def check_list(view: FailureView, symbols: Mapping[str, str] | None = None) -> CheckList:
-    """Every grader's checks with their status and verdict; the current failure marked, its message and
-    the other reviewers' verdicts beneath it."""
+    """Every grader's checks with their status and verdict; the current failure marked, its message, the
+    other reviewers' verdicts and the judges' predictions beneath it."""
     lines: list[Content] = []
     rows: list[tuple[str, str]] = []
     marked: int | None = None
@@ -78,7 +79,7 @@ def check_list(view: FailureView, symbols: Mapping[str, str] | None = None) -> C
             rows.append((gc.grader, check.key))
             if current:
                 extra = [Content.styled(f"    {text}", "$text-muted") for text in message_lines(check)]
-                extra += others_lines(view.marks.others, symbols)
+                extra += others_lines(view.marks.others, symbols) + judge_lines(view.marks.judges, symbols)
                 lines += extra
                 rows += [(gc.grader, check.key)] * len(extra)
     if not lines:

@@ -73,6 +73,7 @@ def help_lines(app: App[Any], width: int) -> list[Content]:
         out.append(Content(""))
     if with_ids:
         out.append(Content.styled("The third column is each key's id, for [keys] in config.toml.", "$text-muted"))
+    out.append(Content.styled("g lists the guides (reviewer help TOPIC prints them in a shell).", "$text-muted"))
     out.append(Content.styled("ctrl+p opens the command palette; escape closes this screen.", "$text-muted"))
     return out
 
@@ -86,15 +87,21 @@ class HelpText(Static):
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every binding of the app, grouped as in the table."""
+    """Every binding of the app, grouped as in the table; ``g`` lists the guides."""
 
-    BINDINGS = CLOSE
+    BINDINGS = [*CLOSE, Binding("g", "guides", "Guides", show=False)]
+
+    def action_guides(self) -> None:
+        """The guides shipped with the package, over this screen."""
+        from reviewer.ui.screens.guides import GuidesScreen
+
+        self.app.push_screen(GuidesScreen())
 
     def compose(self) -> ComposeResult:
         """A titled box; its text is laid out for its width when it gets one."""
         first = help_lines(self.app, max(40, min(156, self.app.size.width * 96 // 100) - 6))
         with Vertical(id="help-box") as box:
             box.border_title = Content("Keys")
-            box.border_subtitle = Content(CLOSE_HINT)
+            box.border_subtitle = Content(f"g guides · {CLOSE_HINT}")
             with VerticalScroll(id="help-scroll"):
                 yield HelpText(Content("\n").join(first), id="help-text", markup=False)

@@ -48,6 +48,7 @@ class EarlyScan:
 
     def __init__(self, session: "ReviewSession", prescan: "Prescan | None" = None) -> None:
         from reviewer.store.sessions.prescan import cache_size
+        from reviewer.store.sessions.store import SessionStore
 
         self.future: Future[Scan] = Future()
         self.session = session
@@ -56,8 +57,10 @@ class EarlyScan:
         self.labels = True
         """Whether the scan loads the labels (not after a head: :meth:`after_head`)."""
         root = session.store.root
-        size = None if prescan is not None else cache_size(root)
-        self.deferred = prescan is None and (size > READ_AT_ONCE if size is not None else deferred_without_cache(root))
+        logs = session.store.logs.attached if isinstance(session.store, SessionStore) else ()
+        size = None if prescan is not None else cache_size(root, logs)
+        self.deferred = prescan is None and (size > READ_AT_ONCE if size is not None
+                                             else bool(logs) or deferred_without_cache(root))
         """Read after the first screen (:meth:`pending`): a big index cache, or a folder without one
         too small for a child (:data:`reviewer.store.sessions.prescan.CHILD_FROM`) and bigger than a head."""
         if prescan is None and not self.deferred:

@@ -13,11 +13,12 @@ from textual.widgets import Static
 
 from reviewer.model import GraderRecord
 from reviewer.model.sanitize import one_line
-from reviewer.review.rescoring import Shown
+from reviewer.review.rescoring import Observed, Shown
 from reviewer.review.view import FailureView
 from reviewer.ui.bindings import GRADER_BINDINGS, GRADER_RAW, key_label
 from reviewer.ui.render.checks import check_list, locate
 from reviewer.ui.render.lines import plain_texts
+from reviewer.ui.render.observed import observed_lines, observed_title
 from reviewer.ui.render.panes import Part
 from reviewer.ui.render.rescored import rescored_lines, title
 from reviewer.ui.widgets.pane import Pane
@@ -50,6 +51,8 @@ class GraderPane(Pane):
     DEFAULT_CSS = """
     GraderPane #rescored-title { height: 1; background: $boost; }
     GraderPane #rescored { height: 1fr; }
+    GraderPane #observed-title { height: 1; background: $boost; }
+    GraderPane #observed { height: 1fr; }
     """
 
     class CheckPicked(Message):
@@ -82,13 +85,21 @@ class GraderPane(Pane):
         self.rescored_view = TextView(id="rescored")
         """The re-scored checks and output."""
         self.rescored_title.display = self.rescored_view.display = False  # no re-score to show yet
+        self.observed: Observed | None = None
+        """The observation shown beneath the output (None: the section is hidden)."""
+        self.observed_title = Static(Content(""), id="observed-title", markup=False)
+        self.observed_view = TextView(id="observed")
+        """The program's runs as the grader made them."""
+        self.observed_title.display = self.observed_view.display = False
 
     def compose_body(self) -> ComposeResult:
-        """Check list above, raw output below, then the re-score section (hidden until there is one)."""
+        """Check list above, raw output below, then the re-score and observation sections (hidden until there is one)."""
         yield self.checks_view
         yield self.output_view
         yield self.rescored_title
         yield self.rescored_view
+        yield self.observed_title
+        yield self.observed_view
 
     def show_rescored(self, shown: Shown | None) -> None:
         """Show a re-score of the current failure beneath the recorded output, or hide the section."""
@@ -102,6 +113,18 @@ class GraderPane(Pane):
         head.update(title(shown))
         lines, width = rescored_lines(shown)
         self.rescored_view.set_lines(lines, width)
+
+    def show_observed(self, observed: Observed | None) -> None:
+        """Show the latest observation of the program beneath the output, or hide the section."""
+        if observed == self.observed:
+            return
+        self.observed = observed
+        self.observed_title.display = self.observed_view.display = observed is not None
+        if observed is None:
+            return
+        self.observed_title.update(observed_title(observed))
+        lines, width = observed_lines(observed)
+        self.observed_view.set_lines(lines, width)
 
     def focus_target(self) -> Widget:
         """Focus the check list."""

@@ -1,7 +1,9 @@
 """The findings of the red-team passes, one module each: 1-10 the pass with a hostile sessions
 folder; 11-17 the 'promises under attack' pass (its findings 1-7: the re-score sandbox's 11-15,
 ``reviewer serve``'s 16-17); 20 the bounded fork and thread bombs that pass's issue asked for;
-21-22 ATIF trajectories (``reviewer import atif``): hostile text in every field, and step bombs.
+21-22 ATIF trajectories (``reviewer import atif``): hostile text in every field, and step bombs; 23 the
+hostile judges of the judges issue ('5/5': a judge's answer is as untrusted as a model's); 24 a bomb
+in a harness log read in place, one case per reader.
 
 Each module ``fNN_<slug>.py`` here defines::
 

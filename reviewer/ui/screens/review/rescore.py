@@ -21,7 +21,7 @@ from textual.worker import get_current_worker
 
 from reviewer.model.label import Verdict
 from reviewer.review.outcome import Outcome, saying
-from reviewer.review.rescoring import Finished, Plan, Refusal, Rescoring, Shown
+from reviewer.review.rescoring import Finished, Observed, Plan, Refusal, Rescoring, Shown, read_observed
 from reviewer.review.session import ReviewSession
 from reviewer.ui.bindings import BY_ID, key_label
 from reviewer.ui.dialogs.rescore import RescoreDialog
@@ -66,9 +66,9 @@ class Done(RescoreMessage):
 class RecordRead(RescoreMessage):
     """A failure's latest recorded re-score (None: there is none)."""
 
-    def __init__(self, failure_id: str, shown: Shown | None) -> None:
+    def __init__(self, failure_id: str, shown: Shown | None, observed: Observed | None = None) -> None:
         super().__init__()
-        self.failure_id, self.shown = failure_id, shown
+        self.failure_id, self.shown, self.observed = failure_id, shown, observed
 
 
 def cancelled() -> bool:
@@ -142,8 +142,9 @@ class RescoreFlow:
     def reading(self, failure_id: str) -> None:
         """Worker: the latest record of a failure."""
         shown = self.rescoring.read_record(self.session.store.root, failure_id)
+        observed = read_observed(self.session.store.root, failure_id) if not cancelled() else None
         if not cancelled():
-            self.screen.post_message(RecordRead(failure_id, shown))
+            self.screen.post_message(RecordRead(failure_id, shown, observed))
 
     # ---- what the workers reported -------------------------------------------------------------------
 
@@ -158,13 +159,17 @@ class RescoreFlow:
             if self.clock is not None:
                 self.clock.stop()
                 self.clock = None
-            if not message.finished.error and not message.finished.cancelled:  # the program was observed: read anew
+            observed = not message.finished.error and not message.finished.cancelled
+            if observed:  # the program was observed: the evidence and the observation are read anew
                 self.workspace.evidence.waiting(self.workspace.evidence.failure_id)
+                self.rescoring.forget_observations()
             self.strip.done()
             self.act(self.rescoring.finish(message.finished))
             self.draw()
+            if observed:
+                self.read_record(self.session.selection.failure_id)
         elif isinstance(message, RecordRead):
-            self.rescoring.recorded(message.failure_id, message.shown)
+            self.rescoring.recorded(message.failure_id, message.shown, message.observed)
             self.draw()
 
     def planned(self, plan: Plan | Refusal) -> None:
@@ -207,6 +212,7 @@ class RescoreFlow:
         fid = self.session.selection.failure_id
         shown = self.rescoring.shown_for(fid) if fid else None
         self.workspace.grader.show_rescored(shown)
+        self.workspace.grader.show_observed(self.rescoring.observed_for(fid) if fid else None)
         self.workspace.evidence.rescored(fid, shown.strip_line if shown is not None else "")
 
     def label(self, verdict: Verdict, what: str) -> Outcome:

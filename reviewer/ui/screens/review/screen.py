@@ -220,6 +220,10 @@ class ReviewScreen(Screen[None]):
         """``D``: step only through failures where reviewers disagree (or back to every failure)."""
         self.act(self.session.team.toggle_disagreements())
 
+    def action_judges_walk(self) -> None:
+        """``P``: the next walk the judges' predictions steer (doubts first, disagreements with me, ...)."""
+        self.act(self.session.judges.cycle(self.session.listed_runs(), self.session.selection))
+
     def action_note(self) -> None:
         """``n``: write the note kept with this failure."""
         self.dialogs.note()
