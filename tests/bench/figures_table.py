@@ -8,6 +8,7 @@ differs (a test runs the same comparison). A ``<name>.before.json`` holds the sa
 the code before a change, side by side; its figures fill the table's second column.
 
     python tests/bench/figures_table.py --record bench -- python tests/bench/bench.py --runs 10000 --json
+    python tests/bench/figures_table.py --median bench --command "python tests/bench/bench.py --runs 10000 --json" run1.json run2.json run3.json
     python tests/bench/figures_table.py --write README.md
 """
 
@@ -130,12 +131,35 @@ def record(name: str, command: list[str]) -> int:
     if not lines:
         print(f"{name}: the benchmark printed no JSON line; nothing recorded", file=sys.stderr)
         return 1
-    RESULTS.mkdir(exist_ok=True)
     shown_command = " ".join(shlex.quote("python" if word == sys.executable else word) for word in command)
-    result = {"command": shown_command, "measured": time.strftime("%Y-%m-%d"), "machine": machine(),
-              "figures": json.loads(lines[-1])}
+    keep(name, shown_command, json.loads(lines[-1]))
+    return 0
+
+
+def keep(name: str, command: str, figures: dict[str, Any]) -> None:
+    """Write ``results/<name>.json``."""
+    RESULTS.mkdir(exist_ok=True)
+    result = {"command": command, "measured": time.strftime("%Y-%m-%d"), "machine": machine(), "figures": figures}
     (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"recorded {RESULTS.name}/{name}.json")
+
+
+def medians(name: str, command: str, files: list[Path]) -> int:
+    """Keep the median of each numeric figure over several runs' JSON output (interleaved rounds
+    of a benchmark run by hand or by a script, e.g. beside the code before)."""
+    import statistics
+
+    runs = [json.loads(path.read_text(encoding="utf-8").strip().splitlines()[-1]) for path in files]
+    if not runs:
+        print(f"{name}: no runs given", file=sys.stderr)
+        return 1
+    figures: dict[str, Any] = {}
+    for key in runs[0]:
+        values = [run.get(key) for run in runs]
+        numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        figures[key] = round(statistics.median(numbers), 4) if len(numbers) == len(values) else values[0]
+    figures["rounds"] = len(runs)
+    keep(name, f"{command} (median of {len(runs)} interleaved runs)", figures)
     return 0
 
 
@@ -144,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--record", metavar="NAME", help="run the command after -- and keep its JSON as NAME")
+    group.add_argument("--median", metavar="NAME", help="keep the medians of the JSON files given as NAME")
+    parser.add_argument("--command", help="with --median: the command that printed the files")
     group.add_argument("--write", metavar="FILE", type=Path, help="replace the table's block in FILE")
     group.add_argument("--check", metavar="FILE", type=Path, help="exit 1 when FILE's table is out of date")
     args, rest = parser.parse_known_args(argv)
@@ -152,6 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         if not command:
             parser.error("--record NAME -- COMMAND...")
         return record(args.record, command)
+    if args.median:
+        if not args.command or not rest:
+            parser.error("--median NAME --command CMD FILE...")
+        return medians(args.median, args.command, [Path(f) for f in rest])
     if args.write is None and args.check is None:
         print(table())
         return 0
