@@ -51,14 +51,32 @@ ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("inplace", "eval_open_s", "a 5,000-sample `.eval` read in place, first failure on screen", "s"),
     ("inplace", "inspect_view_s", "`inspect view` showing its first sample in headless chromium", "s"),
     ("rescore_scale", "speedup", "re-scores with `-j` over one at a time", "x"),
+    ("corpus", "pointed_at_cause/specification", "bundled corpus: specification failures pointed at their cause", ""),
+    ("corpus", "capability_hinted_towards_specification/capability", "bundled corpus: capability failures hinted towards specification", ""),
+    ("holdout", "pointed_at_cause/specification", "holdout corpus: specification failures pointed at their cause", ""),
+    ("holdout", "near_misses_found/planted_near_misses", "holdout corpus: notation near misses found", ""),
+    ("holdout", "capability_hinted_towards_specification/capability", "holdout corpus: capability failures hinted towards specification", ""),
+    ("holdout", "rescore.repairable_flipped/rescore.repairable_specification", "holdout corpus: repairable specification failures flipped by `rescore --all-proposed`", ""),
+    ("holdout", "rescore.capability_flipped.#", "holdout corpus: capability failures flipped", ""),
+    ("validation", "pointed_at_cause/specification", "validation corpus: specification failures pointed at their cause", ""),
+    ("validation", "near_misses_found/planted_near_misses", "validation corpus: notation near misses found", ""),
+    ("validation", "capability_hinted_towards_specification/capability", "validation corpus: capability failures hinted towards specification", ""),
+    ("validation", "rescore.repairable_flipped/rescore.repairable_specification", "validation corpus: repairable specification failures flipped", ""),
+    ("validation", "rescore.capability_flipped.#", "validation corpus: capability failures flipped", ""),
 )
 """Each row: the result file, the figure's path in its JSON (dots; a number indexes a list), what it
 is, and its unit. A row whose figure was not recorded is left out."""
 
 
 def lookup(document: Any, path: str) -> Any:
-    """The value at a dotted path (None when any step is missing)."""
+    """The value at a dotted path (None when any step is missing): ``a/b`` is the pair "a of b",
+    a last step ``#`` the length of a list."""
+    if "/" in path:
+        part, whole = (lookup(document, side) for side in path.split("/", 1))
+        return None if part is None or whole is None else (part, whole)
     for step in path.split("."):
+        if step == "#":
+            return len(document) if isinstance(document, list) else None
         if isinstance(document, list):
             try:
                 document = document[int(step)]
@@ -81,10 +99,15 @@ def load(name: str, suffix: str = "") -> dict[str, Any] | None:
 
 def shown(value: Any, unit: str) -> str:
     """A figure as the table prints it."""
+    if isinstance(value, tuple):
+        return f"{shown(value[0], '')} of {shown(value[1], '')}".replace(" .", ".").strip()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return "-"
-    number = f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}" if abs(value) < 1 else f"{value:.1f}"
-    return f"{number} {unit}" if unit not in ("x",) else f"{number}x"
+    if isinstance(value, int):
+        number = f"{value:,}"
+    else:
+        number = f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}" if abs(value) < 1 else f"{value:.1f}"
+    return number if not unit else f"{number}x" if unit == "x" else f"{number} {unit}"
 
 
 def table() -> str:
@@ -127,12 +150,16 @@ def record(name: str, command: list[str]) -> int:
     if done.returncode != 0:
         print(f"{name}: the benchmark exited {done.returncode}; nothing recorded", file=sys.stderr)
         return 1
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        print(f"{name}: the benchmark printed no JSON line; nothing recorded", file=sys.stderr)
-        return 1
+    try:
+        printed = json.loads(done.stdout)  # one document, perhaps over several lines
+    except ValueError:
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            print(f"{name}: the benchmark printed no JSON line; nothing recorded", file=sys.stderr)
+            return 1
+        printed = json.loads(lines[-1])
     shown_command = " ".join(shlex.quote("python" if word == sys.executable else word) for word in command)
-    keep(name, shown_command, json.loads(lines[-1]))
+    keep(name, shown_command, printed)
     return 0
 
 
