@@ -42,6 +42,7 @@ SLOW = (
     "reliability/",  # the guarantee scripts: attacker folder, censuses, git canary, kill -9, concurrency
     "rescore/test_corpus_rescore.py", "rescore/test_rescore_cli.py", "rescore/test_sandbox.py",  # real graders in bwrap
     "rescore/test_rescore_parallel.py", "rescore/test_rescore_cluster.py",  # real graders, -j N and a local Dask cluster
+    "judges/test_judge_cluster.py",  # the corpus judged three times over, -j N and a local Dask cluster
     "report/test_report_rescore.py",  # re-scores the corpus before reporting
     "bench/",  # the benchmarks' small runs
     "e2e/", "browser/",  # the app in tmux and in chromium

@@ -7,12 +7,19 @@ instruments the same way (:mod:`reviewer.analysis.judges.builtin`). Every answer
 prediction in ``<session>/predictions/<judge>.toml`` (:mod:`reviewer.store.predictions`).
 
 The command is split with :func:`shlex.split` into an argv and started without a shell; nothing
-recorded ever becomes part of it. Failures are judged ``-j N`` at a time
-(:func:`reviewer.judging.run_parallel`); a failure the judge has a prediction (or an abstention)
-on, made since the failure last changed, is skipped unless ``--redo``, so a run cut short is
-resumed by running the same command again. Predictions are saved as they come (at most
-:data:`SAVE_EVERY` seconds apart, and at the end); Ctrl-C stops every judge (its process group is
-killed), saves what was predicted and exits 130.
+recorded ever becomes part of it. Failures are judged in parallel (:mod:`reviewer.parallel`):
+``-j N`` threads here (default: the cores this process may use), or with ``--cluster ADDRESS`` on
+the workers of the user's Dask cluster. Each failure goes as a :class:`~reviewer.judging.wire.JudgeTask`
+built here as room frees up (the input document read from the folder, carried with it: workers
+need no shared disk), the judge runs where it lands (:func:`reviewer.judging.wire.perform`), and
+its reply comes back as JSON, read and parsed here; the prediction is made here. The built-in
+judges read the folder themselves, so they run on this machine only.
+
+A failure the judge has a prediction (or an abstention) on, made since the failure last changed,
+is skipped unless ``--redo``, so a run cut short is resumed by running the same command again.
+Predictions are saved as they come (at most :data:`SAVE_EVERY` seconds apart, and at the end);
+Ctrl-C stops every judge (its process group is killed, on a worker too), saves what was predicted
+and exits 130.
 """
 
 from __future__ import annotations
@@ -23,25 +30,26 @@ import os
 import shlex
 import shutil
 import sys
-import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reviewer.model import Failure, Run
 from reviewer.model.prediction import (
     BUILTIN_JUDGES,
-    Answer,
-    BadAnswer,
     Prediction,
     judge_name_problem,
-    parse_answer,
     verdict_word,
 )
 from reviewer.model.records import record
 from reviewer.model.sanitize import plain
 from reviewer.model.wording import count
+
+if TYPE_CHECKING:
+    from reviewer.judging.wire import JudgeTask
+    from reviewer.parallel import Done, Executor
 
 SAVE_EVERY = 0.5
 """Seconds between saves of the predictions that came meanwhile (a kill -9 loses at most these)."""
@@ -51,9 +59,11 @@ EVIDENCE_SECONDS = 20.0
 EXIT = """exit status:
   0  every selected failure was judged (or skipped: already predicted) and saved
   1  a failure could not be judged (the judge failed, timed out or gave an answer that does not
-     parse: each named on stderr), a --failure is unknown, or predictions could not be saved
-  2  bad usage: no judge, a bad --name, a --command that does not split or is not found, or PATH
-     is not a folder
+     parse: each named on stderr), a --failure is unknown, predictions could not be saved, or
+     --cluster cannot be used (the extra not installed, no scheduler at ADDRESS: nothing run)
+  2  bad usage: no judge, a bad --name, a --command that does not split or is not found (here, or
+     with --cluster on a worker: nothing run), -j with --cluster, --cluster with a built-in judge,
+     or PATH is not a folder
   130  cancelled (Ctrl-C): the judges were stopped, what they had predicted is saved"""
 
 
@@ -72,8 +82,6 @@ class Plan:
 
 def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argparse.ArgumentParser]) -> dict[str, Callable[[argparse.Namespace], int]]:
     """Add ``judge`` to the command line."""
-    from reviewer.judging import DEFAULT_WORKERS
-
     p = command_parser(
         sub, "judge",
         "run a judge over the failures: the user's command (one JSON document per failure on its stdin, one JSON "
@@ -97,8 +105,13 @@ def register(sub: argparse._SubParsersAction, command_parser: Callable[..., argp
     p.add_argument("--task", metavar="T", help="only this task (pattern)")
     p.add_argument("--model", metavar="M", help="only this model (pattern)")
     p.add_argument("--redo", action="store_true", help="judge again failures the judge has a prediction on")
-    p.add_argument("-j", "--jobs", type=int, default=DEFAULT_WORKERS, metavar="N",
-                   help=f"failures judged at once (default {DEFAULT_WORKERS})")
+    p.add_argument("-j", "--jobs", type=int, metavar="N",
+                   help="failures judged at once on this machine (default: the cores this process may use)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="judge on the workers of your Dask cluster (its scheduler's address, tcp://HOST:8786): each "
+                        "failure's input document is sent with it and the predictions are saved here; the --command "
+                        "must work on every worker (same paths), and pip install 'reviewer[cluster]' is needed here "
+                        "and on the workers. --command judges only: the built-in ones read the sessions folder")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                    help=f"seconds a judge may take on one failure before it is stopped (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--print-input", action="store_true",
@@ -203,8 +216,14 @@ def cmd_judge(args: argparse.Namespace) -> int:
         return usage(f"--name: {why}")
     if args.judge_command and name in BUILTIN_JUDGES:
         return usage(f"--name {name} is a built-in judge's name: choose another")
-    if args.jobs < 1 or args.timeout <= 0:
+    if (args.jobs is not None and args.jobs < 1) or args.timeout <= 0:
         return usage("-j must be 1 or more and --timeout more than 0")
+    if args.cluster and args.jobs is not None:
+        return usage("--jobs is for this machine; on a cluster each worker runs as many judges as it has threads "
+                     "(dask worker --nthreads)")
+    if args.cluster and args.builtin:
+        return usage(f"--cluster runs --command judges only: the built-in judge {args.builtin} reads the sessions "
+                     "folder, which the workers do not have (run it here, with -j)")
     argv, why = judge_argv(args)
     if why:
         return usage(why)
@@ -231,7 +250,10 @@ class Judging:
         self.sessions = sorted(self.store.corpus.sessions)
         self.command = f"builtin:{judge}" if argv is None else shlex.join(argv)
         self.entries, self.observations, self.record_errors = read_records(self.store.root, self.sessions)
-        self.stop = threading.Event()
+        self.todo: dict[str, tuple[Run, Failure]] = {}
+        self.bar = Bar(0, judge)
+        self.sent: dict[str, str] = {}
+        self.halt = False
         self.unsaved: list[Prediction] = []
         self.saved_at = time.monotonic()
         self.saved: set[Path] = set()
@@ -241,7 +263,6 @@ class Judging:
 
     def run(self) -> int:
         """Judge, save, report; the exit status."""
-        from reviewer.judging import run_parallel
         from reviewer.store.predictions import PredictionsUnsafe, prediction_path, read_file
 
         for error in self.record_errors:
@@ -263,20 +284,15 @@ class Judging:
             print(plain(f"reviewer judge: {problem}"), file=sys.stderr)
         if self.args.print_input:
             return self.print_inputs(plan)
-        bar = Bar(len(plan.todo), self.judge)
-
-        def done(item: tuple[Run, Failure], prediction: Prediction | None, error: BaseException | None) -> None:
-            self.finished(item[1], prediction, error)
-            bar.step(error is not None)
-
         cancelled = False
-        try:
-            run_parallel(plan.todo, self.judge_one, done, workers=self.args.jobs, stop=self.stop, idle=self.save)
-        except KeyboardInterrupt:
-            cancelled = True
-        finally:
-            bar.close()
-            self.save(force=True)
+        if plan.todo:
+            executor = self.open_executor()
+            if isinstance(executor, int):
+                return executor
+            try:
+                cancelled = self.judge_on(executor, plan.todo)
+            finally:
+                executor.close()
         where = ", ".join(sorted(str(p) for p in self.saved)) or "nothing written"
         summary = (f"{count(self.judged, 'failure')} judged by {self.judge}"
                    + (f", {self.errors} could not be" if self.errors else "")
@@ -287,6 +303,85 @@ class Judging:
             return 130
         return 1 if self.errors or plan.problems or self.save_error else 0
 
+    def open_executor(self) -> Executor | int:
+        """Threads here, or the cluster with the judge's program found on every worker; the exit
+        status when the cluster cannot be used (nothing was run)."""
+        from reviewer.judging.wire import read_worker_check, worker_check
+        from reviewer.parallel import ClusterUnavailable, connect, default_jobs, local_pool
+
+        if not self.args.cluster:
+            return local_pool(self.args.jobs or default_jobs())
+        assert self.argv is not None  # cmd_judge refuses --cluster with a built-in judge
+        try:
+            executor = connect(self.args.cluster)
+        except ClusterUnavailable as exc:
+            print(plain(f"reviewer judge: {exc}"), file=sys.stderr)
+            return 1
+        try:
+            answers = executor.on_every_worker(partial(worker_check, tuple(self.argv)))
+        except Exception as exc:  # noqa: BLE001 - a worker without reviewer, a scheduler gone: said, nothing run
+            executor.close()
+            print(plain(f"reviewer judge: the workers of {executor.where} could not check the judge's command "
+                        f"({type(exc).__name__}: {exc}); each needs reviewer installed (pip install 'reviewer[cluster]'). "
+                        "Nothing was run."), file=sys.stderr)
+            return 1
+        problems = [f"{worker}: {why}" for worker, text in sorted(answers.items()) if (why := read_worker_check(text))]
+        if problems or not answers:
+            executor.close()
+            print(plain(f"reviewer judge: --command must run on every worker of {executor.where}, and "
+                        + (f"{count(len(problems), 'worker')} cannot run it" if answers else "it has no worker")
+                        + " (install the judge there, at the same path). Nothing was run" + (":" if problems else ".")),
+                  file=sys.stderr)
+            for problem in problems:
+                print(plain(f"  {problem}"), file=sys.stderr)
+            return 2
+        return executor
+
+    def judge_on(self, executor: Executor, todo: list[tuple[Run, Failure]]) -> bool:
+        """Judge ``todo`` on ``executor``, saving as predictions come; True when it was cancelled (Ctrl-C)."""
+        from reviewer.judging.wire import perform
+
+        self.bar = Bar(len(todo), self.judge)
+        self.todo = {failure.id: (run, failure) for run, failure in todo}
+        cancelled = False
+        try:
+            with executor.start(perform if self.argv is not None else self.builtin, self.tasks(todo)) as batch:
+                try:
+                    for done in batch.every(SAVE_EVERY):
+                        if done is not None:
+                            self.handle(done)
+                        self.save()
+                        if self.halt and not batch.stopped:  # a judge that cannot start, predictions that cannot be kept
+                            for rest in batch.stop():
+                                self.handle(rest)
+                except KeyboardInterrupt:
+                    cancelled = True
+                    for rest in batch.stop():
+                        self.handle(rest)
+        except KeyboardInterrupt:  # a second Ctrl-C while the running judges stop
+            cancelled = True
+        finally:
+            self.bar.close()
+            self.save(force=True)
+        return cancelled
+
+    def tasks(self, todo: list[tuple[Run, Failure]]) -> Iterator[JudgeTask]:
+        """Each failure as a task carrying its input document, built as the executor has room for it
+        (this thread: it reads the folder); the failure's evidence hash kept here for its prediction."""
+        from reviewer.judging.wire import JudgeTask
+        from reviewer.store.sessions.fingerprint import evidence_hash
+
+        argv = tuple(self.argv or ())
+        for run, failure in todo:
+            try:
+                self.sent[failure.id] = evidence_hash(self.store, run, failure)
+                document = self.document(run, failure) if self.argv is not None else b""
+            except Exception as exc:  # noqa: BLE001 - one failure's trouble is its own, never the run's
+                self.bar.step(True)
+                self.finished(failure, None, f"its input could not be made: {type(exc).__name__}: {str(exc)[:300]}")
+                continue
+            yield JudgeTask(failure.id, argv, self.args.timeout, document)
+
     def predicted(self, existing: dict[tuple[str, str, str], Prediction], run: Run, failure: Failure) -> bool:
         """The judge has a prediction (or abstention) on this failure, made since it last changed."""
         from reviewer.store.sessions.fingerprint import evidence_hash
@@ -294,7 +389,8 @@ class Judging:
         p = existing.get((run.session, run.id, failure.check_id))
         return p is not None and (not p.evidence or p.evidence == evidence_hash(self.store, run, failure))
 
-    def evidence(self, run: Run, failure: Failure, across_too: bool) -> tuple[Any, Any, str]:
+    def evidence(self, run: Run, failure: Failure, across_too: bool,
+                 cancelled: Callable[[], bool] = lambda: False) -> tuple[Any, Any, str]:
         """(evidence, across, why it is missing) within :data:`EVIDENCE_SECONDS`, stopped on cancel."""
         from reviewer.analysis.evidence.across import with_across
         from reviewer.analysis.evidence.engine import evidence_for
@@ -303,14 +399,14 @@ class Judging:
         end = time.monotonic() + EVIDENCE_SECONDS
 
         def cancel() -> bool:
-            return self.stop.is_set() or time.monotonic() > end
+            return cancelled() or time.monotonic() > end
         try:
             if across_too:
                 ev, found = with_across(self.store, run, failure, cancel=cancel)
                 return ev, found, ""
             return evidence_for(self.store, run, failure, cancel=cancel), None, ""
         except Cancelled:
-            if self.stop.is_set():
+            if cancelled():
                 raise JudgeFailed("cancelled") from None
             return None, None, f"the evidence took longer than {EVIDENCE_SECONDS:.0f} s and was stopped"
         except Exception as exc:  # noqa: BLE001 - an analysis bug must not cost the judge its input
@@ -326,52 +422,54 @@ class Judging:
         observation = max(seen, key=lambda o: o.at) if seen else None
         return document_bytes(judge_input(self.store, run, failure, ev, found, why, self.entries, observation))
 
-    def answer(self, run: Run, failure: Failure) -> tuple[Answer, float]:
-        """The judge's answer on one failure and the seconds it took (worker thread)."""
+    def builtin(self, task: JudgeTask, cancelled: Callable[[], bool]) -> str:
+        """A built-in judge's answer on one failure, as a judge's reply (a thread here: it reads the folder)."""
         from reviewer.analysis.judges import evidence_answer, rescore_answer
-        from reviewer.judging import JudgeUnavailable, call_judge
+        from reviewer.judging.wire import answer_bytes, answer_doc, problem_doc
 
         started = time.monotonic()
-        if self.argv is None:
-            if self.judge == "rescore":
-                return rescore_answer(self.entries, failure.id), time.monotonic() - started
-            ev, _, why = self.evidence(run, failure, across_too=False)
-            return evidence_answer(ev, why), time.monotonic() - started
-        document = self.document(run, failure)
-        try:
-            reply = call_judge(self.argv, document, timeout=self.args.timeout, cancelled=self.stop.is_set)
-        except JudgeUnavailable as exc:
-            self.stop.set()  # no failure can be judged by a command that does not start
-            raise JudgeFailed(str(exc)) from None
-        problem = reply.problem(self.args.timeout)
-        if problem:
-            raise JudgeFailed(problem)
-        try:
-            answer = parse_answer(reply.stdout)
-        except BadAnswer as exc:
-            tail = reply.stderr_tail.strip().splitlines()
-            raise JudgeFailed(f"{exc}" + (f"; its stderr ended: {tail[-1][-300:]}" if tail else "")) from None
-        return answer, reply.seconds
+        run, failure = self.todo[task.failure]
+        if self.judge == "rescore":
+            answer = rescore_answer(self.entries, failure.id)
+        else:
+            try:
+                ev, _, why = self.evidence(run, failure, across_too=False, cancelled=cancelled)
+            except JudgeFailed:
+                return problem_doc(task.failure, "cancelled", "cancelled")
+            answer = evidence_answer(ev, why)
+        return answer_doc(task.failure, answer_bytes(answer), "", time.monotonic() - started)
 
-    def judge_one(self, item: tuple[Run, Failure]) -> Prediction:
-        """Judge one failure (worker thread); JudgeFailed when it could not be."""
+    def handle(self, done: Done[JudgeTask]) -> None:
+        """One failure's reply (this thread): its prediction made and kept, or its problem reported."""
         from reviewer import __version__
+        from reviewer.judging.wire import BadResult, JudgeProblem, read_result
         from reviewer.store.labels import utc_now
-        from reviewer.store.sessions.fingerprint import evidence_hash
 
-        run, failure = item
-        if self.stop.is_set():
-            raise JudgeFailed("cancelled")
-        evidence = evidence_hash(self.store, run, failure)
-        answer, seconds = self.answer(run, failure)
+        run, failure = self.todo[done.task.failure]
+        evidence = self.sent.pop(failure.id, "")
+        self.bar.step(bool(done.error))
+        if done.error:
+            self.finished(failure, None, done.error)
+            return
+        try:
+            reply = read_result(done.result, done.task)
+        except JudgeProblem as exc:
+            if exc.kind == "unavailable":
+                self.halt = True  # no failure can be judged by a command that does not start
+            self.finished(failure, None, "cancelled" if exc.kind == "cancelled" else str(exc))
+            return
+        except BadResult as exc:
+            self.finished(failure, None, f"refused: {exc}")
+            return
+        answer = reply.answer
         version = answer.judge_version or (f"reviewer {__version__}" if self.argv is None else "")
-        return Prediction(run.session, run.id, failure.check_id, self.judge, answer.verdict, answer.confidence,
-                          answer.rationale, utc_now(), self.command, version, evidence, seconds)
+        self.finished(failure, Prediction(run.session, run.id, failure.check_id, self.judge, answer.verdict,
+                                          answer.confidence, answer.rationale, utc_now(), self.command, version,
+                                          evidence, reply.seconds), "")
 
-    def finished(self, failure: Failure, prediction: Prediction | None, error: BaseException | None) -> None:
-        """One failure done (main thread): report it, keep its prediction, save when it is time."""
+    def finished(self, failure: Failure, prediction: Prediction | None, reason: str) -> None:
+        """One failure done (this thread): report it, or keep its prediction to be saved."""
         if prediction is None:
-            reason = str(error) if isinstance(error, JudgeFailed) else f"{type(error).__name__}: {error}"
             if reason == "cancelled":
                 return
             self.errors += 1
@@ -387,7 +485,6 @@ class Judging:
             if not self.blind:  # blind mode shows no prediction before the reviewer decides (the file holds them)
                 line.update(verdict=verdict_word(prediction.verdict), confidence=prediction.confidence)
             print(json.dumps(line, ensure_ascii=True), flush=True)
-        self.save()
 
     def save(self, force: bool = False) -> None:
         """Save the predictions that came since the last save (every :data:`SAVE_EVERY` s, or now)."""
@@ -403,7 +500,7 @@ class Judging:
             raise
         except (PredictionsUnsafe, OSError, TimeoutError) as exc:
             self.save_error = str(exc)
-            self.stop.set()  # judging on would only make predictions that cannot be kept
+            self.halt = True  # judging on would only make predictions that cannot be kept
             print(plain(f"reviewer judge: {count(len(batch), 'prediction')} not saved: {exc}"), file=sys.stderr)
         self.saved_at = time.monotonic()
 

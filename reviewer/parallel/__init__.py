@@ -18,7 +18,9 @@ The interface, :class:`Executor`, is small::
   object, and never unpickles a result). Work should not raise; when it does, the task's
   :class:`Done` carries the error's text instead of a result.
 - Every :class:`Done` is handed to the caller's thread, one at a time: whatever the caller writes
-  with them has one writer. Tasks are taken from ``tasks`` only as room frees up (twice the
+  with them has one writer. ``batch.every(seconds)`` gives the same Dones, and None whenever
+  ``seconds`` pass with none ended: the caller's turn to write what it holds back (saving in
+  batches) without waiting for the next task. Tasks are taken from ``tasks`` only as room frees up (twice the
   workers' threads), so a lazy iterable reads its inputs as they are needed.
 - :meth:`Executor.on_every_worker` runs a check (a module-level function returning text) on each
   worker once, before the work: what a worker lacks is said before anything runs.
@@ -27,9 +29,9 @@ The interface, :class:`Executor`, is small::
 use). :func:`connect` attaches to a running Dask scheduler (``tcp://host:8786``); it needs the
 ``cluster`` extra (``pip install 'reviewer[cluster]'``, the ``distributed`` package) and says so
 otherwise (:class:`ClusterUnavailable`). Nothing here schedules: the pool is the standard
-library's, the cluster's scheduler is Dask's. ``reviewer rescore`` is the first user
-(:func:`reviewer.rescore.wire.perform` is its work); any other runner of independent tasks (a
-judge over thousands of failures) uses the same three calls.
+library's, the cluster's scheduler is Dask's. ``reviewer rescore``
+(:func:`reviewer.rescore.wire.perform`) and ``reviewer judge`` (:func:`reviewer.judging.wire.perform`)
+run on it through the same three calls.
 """
 
 from __future__ import annotations

@@ -106,14 +106,19 @@ class DaskBatch(Batch[T]):
         self.futures[future] = task
         self.completed.add(future)
 
-    def next_done(self) -> Done[T]:
+    def next_done(self, timeout: float | None = None) -> Done[T] | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
+            while deadline is not None and not self.completed.has_ready():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                with self.completed.thread_condition:  # notified as each future ends (as its own next() waits)
+                    self.completed.thread_condition.wait(timeout=min(left, POLL_SECONDS / 5))
             future = next(self.completed)
             done = self.ended(future, self.futures.pop(future))
-            if done is not None:
+            if done is not None or not self.futures:
                 return done
-            if not self.futures:
-                raise StopIteration
 
     def cancel(self) -> None:
         Event(self.event_name, client=self.cluster.client).set()

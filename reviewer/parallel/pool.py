@@ -4,6 +4,8 @@ A batch keeps at most its room of tasks submitted (the threads, or twice a clust
 takes the next task from the caller's iterable only when one ends, and hands each end to the
 caller's thread as a :class:`Done`. :meth:`Batch.stop` sets the batch's cancel, takes no new
 task, waits for the running ones to return and gives back those not yet handed over.
+:meth:`Batch.every` gives the same Dones, and None whenever a while passes with none: the caller's
+turn, on its own thread, to do what should not wait for the next task to end (save what came).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ class Batch(Iterator[Done[T]]):
         """Start one task."""
         raise NotImplementedError
 
-    def next_done(self) -> Done[T]:
-        """Block until a submitted task ends; its Done."""
+    def next_done(self, timeout: float | None = None) -> Done[T] | None:
+        """Block until a submitted task ends, its Done; None when ``timeout`` seconds pass first."""
         raise NotImplementedError
 
     def drain(self) -> list[Done[T]]:
@@ -76,10 +78,22 @@ class Batch(Iterator[Done[T]]):
             self.submit(task)
 
     def __next__(self) -> Done[T]:
-        self.fill()
-        if not self.running():
-            raise StopIteration
-        return self.next_done()
+        while True:
+            self.fill()
+            if not self.running():
+                raise StopIteration
+            done = self.next_done()
+            if done is not None:
+                return done
+
+    def every(self, seconds: float) -> Iterator[Done[T] | None]:
+        """Each Done as iterating the batch gives it, and None each time ``seconds`` pass with no
+        task ended (the Dones still come on the calling thread, one at a time)."""
+        while True:
+            self.fill()
+            if not self.running():
+                return
+            yield self.next_done(seconds)
 
     def stop(self) -> list[Done[T]]:
         """Cancel: running tasks see ``cancelled()`` true, no other task starts; waits for the
@@ -144,8 +158,10 @@ class ThreadBatch(Batch[T]):
     def submit(self, task: T) -> None:
         self.futures[self.pool.submit(self.work, task, self.event.is_set)] = task
 
-    def next_done(self) -> Done[T]:
-        done, _ = wait(self.futures, return_when=FIRST_COMPLETED)
+    def next_done(self, timeout: float | None = None) -> Done[T] | None:
+        done, _ = wait(self.futures, timeout=timeout, return_when=FIRST_COMPLETED)
+        if not done:
+            return None
         future = next(iter(done))
         return self.ended(future, self.futures.pop(future))
 

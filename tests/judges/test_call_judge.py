@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.judging import JudgeUnavailable, call_judge, run_parallel
+from reviewer.judging import JudgeUnavailable, call_judge
 from reviewer.model.prediction import BadAnswer, parse_answer
 
 JUDGE = Path(__file__).resolve().parent / "script_judge.py"
@@ -124,35 +124,3 @@ def test_cancel_stops_a_running_judge_at_once() -> None:
 def test_a_command_that_does_not_exist_cannot_start() -> None:
     with pytest.raises(JudgeUnavailable, match="cannot start"):
         call_judge(["/nonexistent/judge"], DOCUMENT, timeout=5)
-
-
-def test_run_parallel_reports_every_item_and_errors_on_this_thread() -> None:
-    seen: list[tuple[int, object, object]] = []
-    here = threading.get_ident()
-
-    def work(n: int) -> int:
-        if n == 3:
-            raise ValueError("three")
-        return n * n
-
-    def done(n: int, result: int | None, error: BaseException | None) -> None:
-        assert threading.get_ident() == here
-        seen.append((n, result, type(error).__name__ if error else None))
-
-    assert run_parallel(range(6), work, done, workers=3) is True
-    assert sorted(seen) == [(0, 0, None), (1, 1, None), (2, 4, None), (3, None, "ValueError"), (4, 16, None), (5, 25, None)]
-
-
-def test_run_parallel_stops_when_told_and_drops_what_did_not_start() -> None:
-    stop = threading.Event()
-    started: list[int] = []
-    seen: list[int] = []
-
-    def work(n: int) -> int:
-        started.append(n)
-        if n == 0:
-            stop.set()
-        return n
-
-    assert run_parallel(range(100), work, lambda n, r, e: seen.append(n), workers=1, stop=stop) is False
-    assert len(started) < 100 and set(seen) <= set(started)

@@ -27,6 +27,27 @@ def fails_on_odd(task: int, cancelled: Callable[[], bool]) -> str:
     return str(task)
 
 
+def until_file(task: str, cancelled: Callable[[], bool]) -> str:
+    """Runs until the file ``task`` names exists (the test writes it: a signal, not a clock)."""
+    while not Path(task).exists() and not cancelled():
+        threading.Event().wait(0.02)
+    return f"{task} appeared"
+
+
+def every_until_done(executor: Executor, flag: Path) -> list[str]:
+    """What ``every`` gives while a task waits for ``flag``: "idle" each time it gives None (the
+    first one writes the flag), then the task's result."""
+    seen: list[str] = []
+    with executor.start(until_file, [str(flag)]) as batch:
+        for done in batch.every(0.05):
+            if done is None:
+                seen.append("idle")
+                flag.write_text("go")
+            else:
+                seen.append(done.result)
+    return seen
+
+
 def until_cancelled(task: str, cancelled: Callable[[], bool]) -> str:
     """Runs until its batch is stopped; the file says it started (a signal, not a clock)."""
     Path(task).write_text("started")
@@ -120,6 +141,27 @@ def test_stop_cancels_running_tasks_and_starts_no_other(tmp_path: Path) -> None:
     assert not any(Path(f).exists() for f in flags[2:]), "a task that had not started never starts"
 
 
+def test_every_gives_the_caller_a_turn_while_no_task_ends(tmp_path: Path) -> None:
+    """The task ends only after the caller's first idle turn: the turn comes while it runs."""
+    pool = local_pool(1)
+    try:
+        seen = every_until_done(pool, tmp_path / "flag")
+    finally:
+        pool.close()
+    assert seen[0] == "idle" and seen[-1] == f"{tmp_path / 'flag'} appeared"
+    assert set(seen[:-1]) == {"idle"}
+
+
+def test_every_hands_back_each_task_once_like_iterating() -> None:
+    pool = local_pool(3)
+    try:
+        with pool.start(echo, range(20)) as batch:
+            got = [d.task for d in batch.every(0.01) if d is not None]
+    finally:
+        pool.close()
+    assert sorted(got) == list(range(20))
+
+
 def test_the_default_is_the_cores_this_process_may_use() -> None:
     assert default_jobs() == len(os.sched_getaffinity(0))
     assert local_pool().jobs == default_jobs()
@@ -156,6 +198,12 @@ def test_a_cluster_runs_the_tasks_in_its_worker_processes(dask_cluster: Executor
     pids = {d.result.rpartition(" ")[2] for d in done}
     assert str(os.getpid()) not in pids and 1 <= len(pids) <= 2
     assert len(dask_cluster.on_every_worker(os.getcwd)) == 2
+
+
+def test_every_gives_the_caller_a_turn_while_a_worker_runs(dask_cluster: Executor, tmp_path: Path) -> None:
+    seen = every_until_done(dask_cluster, tmp_path / "flag")
+    assert seen[0] == "idle" and seen[-1] == f"{tmp_path / 'flag'} appeared"
+    assert set(seen[:-1]) == {"idle"}
 
 
 def test_a_cluster_hands_back_the_error_of_work_that_raises(dask_cluster: Executor) -> None:
