@@ -182,7 +182,7 @@ def old_apply_repairs(text: str, repairs: Any, stop: Callable[[], bool] | None =
 JSON_RUNNER = r"""
 import json, resource, sys, threading, time
 mode, root, here, cancel_after = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-sys.path[:0] = [here, here + "/../rescore"]
+sys.path[:0] = [here, here + "/../rescore", here + "/.."]  # rescorekit imports sessionkit (tests/)
 from rescorekit import sandbox_tool
 from reviewer.model.repair import parse_repair
 from reviewer.rescore import stage, transform
