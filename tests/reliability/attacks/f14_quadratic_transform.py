@@ -78,9 +78,9 @@ DEADLINE_SECONDS = 15.0
 REPAIR = "rename-key:a:b"
 CHECKER = "import sys\nprint('FAIL: the data file was read')\nsys.exit(1)\n"
 JSON_VALUES = 2_500_000
-"""Objects ``{"a":1}`` in the variant's document: 19 MiB, past ``stage.JSON_CAP`` (8 MiB); the old
+"""Objects ``{"a":1}`` in the variant's document: 19 MiB, past ``stage.JSON_CAP`` (4 MiB); the old
 transform takes seconds of CPU over it and some 1,000 MiB (the finding's 48 MB took more than twice both)."""
-JSON_VALUES_UNDER_CAP = 900_000
+JSON_VALUES_UNDER_CAP = 450_000
 """Objects in the document just under the cap (7 MiB): this tree re-expresses it, asking to stop."""
 JSON_CANCEL_AFTER = 0.1
 """Seconds after the re-expression of the document begins that cancel is set."""
